@@ -1,0 +1,74 @@
+# Magic Football Online — the two commands of the README, plus a few for development.
+#
+#   make run     venv (if missing) → install → migrate → load catalog → daphne on http://$(HOST):$(PORT)/
+#   make test    dev extras into the same venv → the whole pytest suite
+#
+# Configuration is by environment variables only (README, "Configuration").
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+# Stamp files: the install re-runs only when pyproject.toml changed (quick `make run` the second time).
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_DEV := $(VENV)/.installed-dev
+
+# Benchmarks run in this order: add yours to the list (e.g. `BENCH_SCRIPTS += bench/fanout.py`). Listed files
+# that do not exist are skipped; any other bench/*.py runs after the listed ones, in name order.
+BENCH_SCRIPTS :=
+BENCH_SCRIPTS += bench/bots.py bench/realtime.py bench/scale.py
+BENCH_ALL = $(BENCH_SCRIPTS) $(filter-out $(BENCH_SCRIPTS),$(sort $(wildcard bench/*.py)))
+
+# Files scanned for translatable text (everything but the venv, vendored/static files and tests).
+MESSAGES_IGNORE := -i '.venv/*' -i 'static/*' -i 'staticfiles/*' -i 'tests/*' -i 'bench/*' -i 'docs/*'
+
+.PHONY: run test lint bench peer bench-peer messages clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(STAMP_DEV): pyproject.toml $(STAMP_RUN)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+run: $(STAMP_RUN)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_catalog
+	@echo "Magic Football Online: http://$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)/"
+	exec $(BIN)/daphne -b $(HOST) -p $(PORT) magicfootball.asgi:application
+
+test: $(STAMP_DEV)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP_DEV)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(STAMP_DEV)
+	@set -e; for script in $(BENCH_ALL); do \
+	  if [ -f "$$script" ]; then echo "== $$script"; $(BIN)/python "$$script"; \
+	  else echo "== $$script (not there, skipped)"; fi; \
+	done
+
+# Real time against boardgame.io, back to back in one run: ../shared/bench-peer/run.sh 50 and 200, then ours
+# (8 seats + 50 / 200 spectators, Redis layer); prints ours / peer for p50 and p99, appends docs/PERFORMANCE.md.
+peer bench-peer: $(STAMP_DEV)
+	$(BIN)/python bench/realtime.py --spectators 50 200 --no-layer-configs --no-profile
+
+messages: $(STAMP_DEV)
+	$(BIN)/python manage.py makemessages -l nl --no-location $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages -l nl -i '.venv'
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

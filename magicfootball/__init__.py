@@ -1,0 +1,1 @@
+"""Magic Football Online: the Django project (settings, URLs, ASGI and websocket routing)."""

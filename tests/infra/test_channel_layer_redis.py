@@ -1,0 +1,73 @@
+"""With REDIS_URL set, Channels pushes go through a real Redis: each replica sees every group message."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import redis
+
+ROUND_TRIP = """
+import asyncio, json
+from channels.layers import channel_layers, get_channel_layer
+
+async def main():
+    sender = get_channel_layer()                      # what the app uses
+    receiver = channel_layers.make_backend("default")  # a second, independent layer: another replica
+    channel = await receiver.new_channel()
+    await receiver.group_add("room.GROUPNAME", channel)
+    await sender.group_send("room.GROUPNAME", {"type": "game.changed", "version": 7, "seq": 41})
+    message = await asyncio.wait_for(receiver.receive(channel), timeout=10)
+    await receiver.group_discard("room.GROUPNAME", channel)
+    names = {"sender": type(sender).__name__, "receiver": type(receiver).__name__}
+    print(json.dumps({**names, "message": message}))
+
+asyncio.run(main())
+"""
+
+
+def test_group_message_crosses_two_layers_through_redis(
+    redis_url: str, django_subprocess: Callable[..., str]
+) -> None:
+    group = uuid.uuid4().hex
+    out = django_subprocess(ROUND_TRIP.replace("GROUPNAME", group), REDIS_URL=redis_url)
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["sender"] == result["receiver"] == "RedisChannelLayer"
+    assert result["message"] == {"type": "game.changed", "version": 7, "seq": 41}
+
+
+def test_without_redis_url_two_layers_do_not_share_groups(django_subprocess: Callable[..., str]) -> None:
+    """The control: the in-memory layer is per process, which is why several replicas need Redis."""
+    code = (
+        ROUND_TRIP.replace("GROUPNAME", "control")
+        .replace(
+            "asyncio.run(main())",
+            "try:\n    asyncio.run(main())\nexcept TimeoutError:\n    print(json.dumps({'timeout': True}))",
+        )
+        .replace("timeout=10", "timeout=0.5")
+    )
+    out = django_subprocess(code, REDIS_URL=None)
+    assert json.loads(out.strip().splitlines()[-1]) == {"timeout": True}
+
+
+async def test_group_membership_is_stored_in_redis(redis_url: str, redis_channel_layer: Any) -> None:
+    layer = redis_channel_layer
+    group = f"room.{uuid.uuid4().hex}"
+    channel = await layer.new_channel()
+    client = redis.Redis.from_url(redis_url)
+    try:
+        await layer.group_add(group, channel)
+        assert client.zscore(f"{layer.prefix}:group:{group}", channel) is not None
+        await layer.group_send(group, {"type": "game.changed", "version": 1})
+        assert await asyncio.wait_for(layer.receive(channel), timeout=10) == {
+            "type": "game.changed",
+            "version": 1,
+        }
+        await layer.group_discard(group, channel)
+        assert client.zscore(f"{layer.prefix}:group:{group}", channel) is None
+    finally:
+        client.close()
+        await layer.flush()
