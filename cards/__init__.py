@@ -1,0 +1,1 @@
+"""Catalog data, card copies and matches."""
