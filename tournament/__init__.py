@@ -1,0 +1,1 @@
+"""Rooms, participants, the board, money and the three phases."""
