@@ -1,0 +1,133 @@
+"""The event log in words: every kind the rules emit reads as a sentence, in English and in Dutch."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from cards.catalog import get_catalog
+from tournament import eventlog
+from tournament.rules.engine import apply_action
+from tournament.rules.events import Actor
+from tournament.rules.setup import new_game
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def emitted_kinds() -> set[str]:
+    """Every event kind in the sources of the rules and the match format (as the brief asks: grep them)."""
+    kinds: set[str] = set()
+    for path in [*(ROOT / "tournament" / "rules").glob("*.py"), *(ROOT / "cards" / "rules").glob("*.py")]:
+        text = path.read_text()
+        kinds.update(re.findall(r"ctx\.emit\(\s*\"([a-z_]+)\"", text))
+        kinds.update(re.findall(r"ctx\.private\(\s*[^,]+,\s*\"([a-z_]+)\"", text))
+        kinds.update(re.findall(r"\"seat_to_bot\" if on else \"([a-z_]+)\"", text))
+        kinds.update(f"m.{k}" for k in re.findall(r"MatchEvent\(\s*\"([a-z_]+)\"", text))
+    return kinds
+
+
+def test_every_emitted_kind_has_a_sentence_or_is_deliberately_quiet():
+    kinds = emitted_kinds()
+    assert {"rolled", "transfer", "m.goal_confirmed", "cup_won", "seat_to_human"} <= kinds
+    missing = sorted(k for k in kinds if k not in eventlog.HANDLERS and k not in eventlog.QUIET)
+    assert not missing, f"event kinds without a log sentence: {missing}"
+
+
+def play(seed: int) -> tuple[object, list[dict]]:
+    cat = get_catalog()
+    st = new_game(seed)
+    events = []
+    st, ev = apply_action(st, Actor("host"), {"type": "join", "nickname": "Anna", "host": True}, cat)
+    events += ev
+    for _ in range(3):
+        st, ev = apply_action(st, Actor("host"), {"type": "add_bot", "strength": "random"}, cat)
+        events += ev
+    st, ev = apply_action(st, Actor("host"), {"type": "start"}, cat)
+    events += ev
+    while st.status == "running":
+        p = st.prompts[0]
+        st, ev = apply_action(
+            st, Actor("seat", p.seat), {"type": "answer", "prompt": p.id, "choice": p.default}, cat
+        )
+        events += ev
+    return st, [{"seq": i + 1, "kind": e.kind, "payload": e.payload} for i, e in enumerate(events)]
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_a_whole_game_reads_without_fallbacks(lang):
+    st, events = play(5)
+    with translation.override(lang):
+        ctx = eventlog.LogContext.from_state(st, reader_seat=1)
+        lines = eventlog.render(events, ctx)
+    text = "\n".join(str(line.html) for line in lines)
+    assert len(lines) > 200
+    assert "Event:" not in text and "Gebeurtenis:" not in text
+    assert "%(" not in text and "{" not in text  # every placeholder was filled
+    if lang == "nl":
+        assert "wint de beker" in text and "gooide" in text
+        assert not re.search(r"\b(rolled|lands on|pays|receives|wins the Cup)\b", text)
+    else:
+        assert "wins the Cup" in text
+
+
+def test_roll_move_and_landing_are_one_line_and_the_visit_fee_names_the_coach():
+    ctx = eventlog.LogContext(names={1: "Anna", 2: "Ben"}, on_square={1: "BRA"})
+    events = [
+        {"seq": 10, "kind": "rolled", "payload": {"seat": 1, "die": 1}},
+        {"seq": 11, "kind": "pawn_moved", "payload": {"seat": 1, "src": 0, "dst": 1, "path": [1], "die": 1}},
+        {"seq": 12, "kind": "landed", "payload": {"seat": 1, "square": 1, "square_kind": "country"}},
+        {
+            "seq": 13,
+            "kind": "transfer",
+            "payload": {"src": "p1", "dst": "p2", "amount": 120000, "reason": "visit_fee", "country": "BRA"},
+        },
+    ]
+    with translation.override("en"):
+        lines = eventlog.render(events, ctx)
+        texts = [re.sub(r"<[^>]+>", "", str(line.html)) for line in lines]
+    assert texts == [
+        "Anna rolled 1 and lands on Brazil.",
+        "Anna pays 120,000\u00a0M visit fee for Brazil to Ben.",
+    ]
+    with translation.override("nl"):
+        texts = [re.sub(r"<[^>]+>", "", str(line.html)) for line in eventlog.render(events, ctx)]
+    assert texts == [
+        "Anna gooide 1 en komt op Brazilië.",
+        "Anna betaalt 120.000\u00a0M bezoekgeld voor Brazilië aan Ben.",
+    ]
+
+
+def test_names_are_coloured_and_escaped():
+    ctx = eventlog.LogContext(names={3: "<b>Eve</b>"})
+    line = eventlog.describe({"seq": 1, "kind": "joined", "payload": {"seat": 3, "nickname": "x"}}, ctx)
+    assert str(line.html) == '<b class="who seat-3">&lt;b&gt;Eve&lt;/b&gt;</b> joins the room.'
+
+
+def test_private_events_speak_to_their_reader():
+    ctx = eventlog.LogContext(names={1: "Anna"})
+    line = eventlog.describe(
+        {"seq": 1, "kind": "card_received", "payload": {"seat": 1, "card": "F001", "source": "box1"}}, ctx
+    )
+    assert line.private and str(line.html) == "You receive Tiago Mourão (6★)."
+
+
+def test_an_unknown_kind_still_reads_sensibly():
+    ctx = eventlog.LogContext(names={2: "Ben"})
+    line = eventlog.describe({"seq": 1, "kind": "m.var_check", "payload": {"seat": 2}}, ctx)
+    assert re.sub(r"<[^>]+>", "", str(line.html)) == "Ben: var check."
+    line = eventlog.describe({"seq": 2, "kind": "meteor_strike", "payload": {}}, ctx)
+    assert str(line.html) == "Event: meteor strike."
+
+
+def test_quiet_kinds_make_no_line():
+    ctx = eventlog.LogContext()
+    assert eventlog.describe({"seq": 1, "kind": "deciding", "payload": {"seat": 1, "prompt": 3}}, ctx) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "1,250,000\u00a0M"), ("nl", "1.250.000\u00a0M")])
+def test_money_in_the_readers_locale(lang, text):
+    with translation.override(lang):
+        assert eventlog.money_text(1_250_000) == text

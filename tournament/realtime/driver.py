@@ -1,0 +1,202 @@
+"""Keeps live games moving: bot seats decide after a short, readable delay; the decision timer (R19)
+takes the default for a human who lets it run out.
+
+Every process with sockets in a room drives it. Bot actions carry an action id derived from the
+version and the prompt, so when two processes take the same decision the second is a harmless
+duplicate; timer actions expect the prompt still to be open, so a late one is refused and ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+
+from cards.catalog import get_catalog
+from tournament.models import Event
+from tournament.realtime.db import db
+from tournament.rules import bots
+from tournament.rules.errors import RulesError, StaleVersion
+from tournament.rules.events import Actor
+from tournament.selectors import snapshot_by_code
+from tournament.services.actions import game_act
+from tournament.services.presence import absent_since
+from tournament.services.store import Snapshot
+
+log = logging.getLogger(__name__)
+
+BOT_RETRIES = 5  # a bot's decision is retried on a newer version this often
+
+
+def bot_delay(kind: str, all_bots: bool) -> float:
+    """Seconds a bot "thinks" before acting: long enough to follow, short enough not to bore."""
+    base = float(getattr(settings, "BOT_DELAY", 0.9))
+    if kind == "window":
+        base *= 0.5
+    if all_bots:
+        base *= 0.4
+    return base
+
+
+def _spawn(coro: Any) -> asyncio.Task[None]:
+    """Start a decision task in a fresh context: whatever called ``poke`` (possibly a callback carrying
+    asgiref's per-thread flags) must not decide which thread the task's database calls may use."""
+    return asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
+
+
+class Driver:
+    """Schedules bot decisions and decision-timer defaults for the rooms this process serves."""
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._waiting: set[tuple[str, int]] = set()  # pending keys that wait for a human (timer, absence)
+
+    def poke(self, snap: Snapshot) -> None:
+        """Look at a new version of a room and schedule whatever must happen without a human."""
+        st = snap.state
+        if st.status != "running":
+            return
+        open_ids = {p.id for p in st.prompts}
+        for key in [k for k in self._pending if k[0] == snap.code and k[1] not in open_ids]:
+            self._pending.pop(key).cancel()
+        humans_in_play = any(not s.automated for s in st.seats.values() if not s.out)
+        for prompt in st.prompts:
+            key = (snap.code, prompt.id)
+            if prompt.seat is None:
+                continue
+            seat = st.seats.get(prompt.seat)
+            if seat is None:
+                continue
+            if key in self._pending:
+                if not (seat.automated and key in self._waiting):
+                    continue
+                self._pending.pop(key).cancel()  # the host handed a waiting human's seat to a bot
+            self._waiting.discard(key)
+            if seat.automated:
+                delay = bot_delay(prompt.kind, not humans_in_play)
+                strength = seat.bot or "strong"
+                task = _spawn(self._bot(snap, prompt.id, prompt.seat, strength, delay))
+            elif st.house_rules.get("decision_timer"):
+                seconds = int(st.house_rules["decision_timer"])
+                task = _spawn(self._timer(snap, prompt.id, seconds))
+                self._waiting.add(key)
+            else:  # no timer: the default is taken only once the human has left (issue 9, ruling G12)
+                task = _spawn(self._absent(snap, prompt.id, prompt.seat))
+                self._waiting.add(key)
+            self._pending[key] = task
+            task.add_done_callback(lambda t, k=key: self._done(k, t))
+
+    def _done(self, key: tuple[str, int], task: asyncio.Task[None]) -> None:
+        current = self._pending.get(key)
+        if current is None or current is task:  # not when a newer task replaced it
+            self._pending.pop(key, None)
+            self._waiting.discard(key)
+
+    async def _bot(self, snap: Snapshot, prompt_id: int, seat: int, strength: str, delay: float) -> None:
+        """Decide after the delay; when the version moved on meanwhile, decide again on the newest one.
+
+        Two bots may hold prompts at once (both line-ups of a match): the one that answers second finds
+        the version moved on. If it gave up there, no new version might come to schedule it again and the
+        room would stall, so it reloads the room (one read) and retries.
+        """
+        await asyncio.sleep(delay)
+        current = snap
+        for _ in range(BOT_RETRIES):
+            st = current.state
+            prompt = st.prompt(prompt_id)
+            if st.status != "running" or prompt is None or prompt.seat != seat:
+                return
+            choice = bots.decide(st, prompt, strength, get_catalog(), bots.bot_rng(st, current.version))
+            action = {"type": "answer", "prompt": prompt_id, "choice": choice}
+            try:
+                await db(
+                    game_act,
+                    code=snap.code,
+                    actor=Actor("seat", seat),
+                    action=action,
+                    expected_version=current.version,
+                    action_id=f"bot-{current.version}-{prompt_id}",
+                )
+                return
+            except StaleVersion:  # another decision landed first: look again at the newest version
+                current = await db(snapshot_by_code, snap.code)
+            except RulesError as exc:  # overtaken by a human, the host or another process
+                log.debug("bot action in %s not applied: %s", snap.code, exc.code)
+                return
+            except Exception:  # unexpected (a lost database connection…): look again shortly, never stall
+                log.exception("bot action in %s failed", snap.code)
+                await asyncio.sleep(1.0)
+                current = await db(snapshot_by_code, snap.code)
+
+    async def _timer(self, snap: Snapshot, prompt_id: int, seconds: int) -> None:
+        opened = await db(_opened_at, snap.game_id, prompt_id)
+        wait = max(0.0, opened + seconds - time.time()) if opened else float(seconds)
+        await asyncio.sleep(wait)
+        await self._submit(
+            snap.code,
+            Actor("system"),
+            {"type": "force_default", "prompt": prompt_id},
+            None,
+            f"timer-{prompt_id}",
+        )
+
+    async def _absent(self, snap: Snapshot, prompt_id: int, seat: int) -> None:
+        """A room without a decision timer: when the prompt's owner has had no open socket for
+        ``ABSENT_PLAYER_TIMEOUT`` seconds while the prompt was open, his default is taken (logged as
+        ``decided_by_default``), so a player who left never stalls the game. Coming back in time stops it."""
+        timeout = absence_timeout()
+        poll = max(0.2, min(5.0, timeout / 4))
+        opened: float | None = None
+        while True:
+            since = await db(absent_since, game_id=snap.game_id, seat=seat)
+            if since is not None:
+                if opened is None:
+                    opened = await db(_opened_at, snap.game_id, prompt_id) or time.time()
+                due = max(since, opened) + timeout
+                if time.time() >= due:
+                    break
+                await asyncio.sleep(min(poll, max(0.05, due - time.time())))
+            else:
+                await asyncio.sleep(poll)
+        await self._submit(
+            snap.code,
+            Actor("system"),
+            {"type": "force_default", "prompt": prompt_id},
+            None,
+            f"absent-{prompt_id}",
+        )
+
+    async def _submit(
+        self, code: str, actor: Actor, action: dict[str, Any], version: int | None, action_id: str
+    ) -> None:
+        try:
+            await db(
+                game_act, code=code, actor=actor, action=action, expected_version=version, action_id=action_id
+            )
+        except RulesError as exc:  # overtaken by another process or a human: nothing to do
+            log.debug("driver action in %s not applied: %s", code, exc.code)
+        except Exception:
+            log.exception("driver action in %s failed", code)
+
+
+def absence_timeout() -> float:
+    """Seconds a player may be away before the default decides for him (no decision timer)."""
+    return float(getattr(settings, "ABSENT_PLAYER_TIMEOUT", 45.0))
+
+
+def _opened_at(game_id: int, prompt_id: int) -> float | None:
+    """When a prompt was opened: the time of its ``deciding`` event."""
+    row = (
+        Event.objects.filter(game_id=game_id, kind="deciding", payload__prompt=prompt_id)
+        .order_by("-seq")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return row.timestamp() if row else None
+
+
+driver = Driver()

@@ -1,0 +1,390 @@
+"""Per-process fan-out: one channel-layer subscription per room per process, one render per projection.
+
+When a room's game changes, the hub of each process that has sockets in that room loads the new snapshot
+once, renders each distinct projection once (all spectators share one; each seat has its own; the host
+his own) in each wire format once, and hands the same encoded text to every local socket of that
+projection. The hub holds sockets and a cache of the latest render — never game state of its own: the
+database is the truth, the version the key.
+
+Sockets apply back-pressure with a small window of unacknowledged frames: a socket that stops reading
+receives no more frames (its newest pending frame replaces older ones), so a slow spectator cannot grow
+the server's memory nor delay anybody else; when it catches up it notices the sequence gap and resyncs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from channels.layers import get_channel_layer
+
+from cards.catalog import get_catalog
+from tournament.realtime import frames, gamenight, wire
+from tournament.realtime.db import db
+from tournament.realtime.driver import driver
+from tournament.rules.errors import RulesError
+from tournament.rules.projection import Viewer, public_part
+from tournament.selectors import snapshot_by_code, view_for
+from tournament.services import notify
+from tournament.services.notify import room_group
+from tournament.services.store import Snapshot, cache, recent_events
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 2.0  # a hub re-reads the version this often, so a lost push is repaired within seconds
+
+# tasks started in the background (a group discard, a refresh woken from another thread): the loop
+# holds only weak references, so they are kept here until done
+_background: set[asyncio.Future[None]] = set()
+
+
+class Socket(Protocol):
+    """What the hub needs from a connected socket."""
+
+    viewer: Viewer
+    fmt: str
+
+    async def deliver(self, frame: str, seq: int, version: int | None = None) -> None:
+        """Write a frame now, or hold it back under back-pressure (never waits on the network)."""
+        ...
+
+    async def deliver_delta(self, delta: str, full: str, seq: int, version: int, base: int) -> None:
+        """Write the delta if the socket holds ``base``, else the full frame."""
+        ...
+
+
+def viewer_key(viewer: Viewer) -> str:
+    """Sockets with the same key see exactly the same projection."""
+    if viewer.host:
+        return f"host:{viewer.seat}"
+    if viewer.seat is not None:
+        return f"seat:{viewer.seat}"
+    return "spectator"
+
+
+@dataclass(slots=True)
+class Rendered:
+    """The latest snapshot of a room and the frames already rendered for it."""
+
+    snap: Snapshot
+    events: list[dict[str, Any]]  # all events of the last refresh, with audiences (server-side only)
+    first_seq: int
+    frames: dict[tuple[str, str], str]
+    views: dict[str, dict[str, Any]] = field(default_factory=dict)  # JSON views by viewer key
+    public: dict[str, Any] | None = None  # the part of every view that is the same for all viewers
+
+
+class RoomHub:
+    """All sockets of one room in this process."""
+
+    def __init__(self, code: str, on_empty: Callable[[RoomHub], None]) -> None:
+        self.code = code
+        self.sockets: set[Socket] = set()
+        self.current: Rendered | None = None
+        self._on_empty = on_empty
+        self._lock = asyncio.Lock()
+        self._dirty = False
+        self._hint = 0  # the newest version a push announced
+        self._views: dict[str, tuple[int, dict[str, Any]]] = {}  # last JSON view per viewer key (deltas)
+        self._joining = 0  # joins in progress: the hub must not stop under them
+        self._channel: str | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # ------------------------------------------------------------------ membership
+    async def join(self, sock: Socket) -> None:
+        """Add a socket and send it the full state of the current version.
+
+        :raises RulesError: ``unknown_room`` when the room does not exist.
+        """
+        self._joining += 1  # before the first await: a socket leaving meanwhile cannot stop this hub
+        try:
+            if not self._tasks:
+                await self._start()
+            await self.refresh()
+            # The first frame is rendered and sent with the fan-out held back (the hub's lock): an update of
+            # a newer version can then neither overtake it nor be skipped for this socket after it.
+            async with self._lock:
+                if self.current is None:  # another join or refresh held the lock during our refresh
+                    await self._refresh_once()
+                if self.current is None:
+                    await db(snapshot_by_code, self.code)  # raises unknown_room
+                    raise RulesError("server_error")
+                self.sockets.add(sock)
+                current = self.current
+                frame = await db(frames.initial_frame, current.snap, sock.viewer, sock.fmt)
+                await sock.deliver(frame, current.snap.last_seq, current.snap.version)
+        finally:
+            self._joining -= 1
+            self._stop_if_unused()
+        if self._dirty:  # a push arrived while the lock was held: nobody else will look at it
+            await self.refresh()
+
+    def leave(self, sock: Socket) -> None:
+        """Remove a socket; the last one out stops the room's subscription in this process."""
+        self.sockets.discard(sock)
+        self._stop_if_unused()
+
+    def _stop_if_unused(self) -> None:
+        if not self.sockets and not self._joining:
+            self._stop()
+            self._on_empty(self)
+
+    # ------------------------------------------------------------------ subscription
+    async def _start(self) -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            self._channel = await layer.new_channel(prefix=f"hub.{self.code}.")
+            try:
+                await layer.group_add(room_group(self.code), self._channel)
+            except Exception:  # the layer is down: sockets still join; the poll subscribes again later
+                log.warning("could not subscribe room %s to the channel layer", self.code, exc_info=True)
+            self._tasks.append(asyncio.create_task(self._listen(layer)))
+        self._tasks.append(asyncio.create_task(self._poll(layer)))
+
+    def _stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self._tasks.clear()
+        layer = get_channel_layer()
+        if layer is not None and self._channel is not None:
+            channel = self._channel
+            self._channel = None
+
+            async def discard() -> None:
+                with contextlib.suppress(Exception):
+                    await layer.group_discard(room_group(self.code), channel)
+
+            task = asyncio.ensure_future(discard())
+            _background.add(task)  # keep a reference until it is done (the loop holds only weak ones)
+            task.add_done_callback(_background.discard)
+
+    async def _listen(self, layer: Any) -> None:
+        """Receive the room's group messages; survive a channel-layer outage by re-subscribing."""
+        assert self._channel is not None
+        while True:
+            try:
+                message = await layer.receive(self._channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if _idle_timeout(exc):  # nothing arrived within the socket timeout: wait again
+                    continue
+                log.warning(
+                    "channel layer receive failed for room %s; re-subscribing", self.code, exc_info=True
+                )
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await layer.group_add(room_group(self.code), self._channel)
+                await self.refresh()
+                continue
+            kind = message.get("type")
+            if kind == "game.changed":
+                version = message.get("version", 0)
+                if isinstance(version, int) and (self.current is None or version > self.current.snap.version):
+                    self._hint = max(self._hint, version)
+                    await self.refresh()
+            elif kind == "host.alert":
+                await self._broadcast_alert(str(message.get("message", "")))
+            elif kind in gamenight.MESSAGES:  # chat lines, presence: no game version, forwarded as they are
+                await gamenight.forward(self, message)
+
+    async def _poll(self, layer: Any) -> None:
+        """Repair lost pushes: re-read the version every few seconds while sockets are connected.
+
+        Each round also renews the room's subscription: a restarted Redis has forgotten every group (and
+        groups expire), and nothing else would tell this process to subscribe again.
+        """
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            if layer is not None and self._channel is not None:
+                with contextlib.suppress(Exception):
+                    await layer.group_add(room_group(self.code), self._channel)
+            try:
+                await self.refresh()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("poll of room %s failed", self.code, exc_info=True)
+
+    # ------------------------------------------------------------------ rendering
+    async def refresh(self) -> None:
+        """Load the room's current version and push it to every socket (coalescing bursts)."""
+        if self._lock.locked():
+            self._dirty = True
+            return
+        async with self._lock:
+            while True:
+                self._dirty = False
+                await self._refresh_once()
+                if not self._dirty:
+                    break
+
+    async def _refresh_once(self) -> None:
+        previous = self.current
+        after = previous.snap.last_seq if previous is not None else None
+        # The hint is used once: a poll (no hint) must read the database, or a version committed by another
+        # process whose push was lost would hide behind this process's own newest snapshot for ever.
+        hint, self._hint = self._hint, 0
+        loaded = _load_local(self.code, after, hint)
+        if loaded is None:
+            try:
+                loaded = await db(_load, self.code, after)
+            except RulesError:
+                return
+        snap, events = loaded
+        if previous is not None and snap.version <= previous.snap.version:
+            return
+        first_seq = events[0]["seq"] if events else snap.last_seq + 1
+        self.current = Rendered(snap=snap, events=events, first_seq=first_seq, frames={})
+        driver.poke(snap)
+        if previous is None:
+            return
+        await self._fan_out()
+
+    async def _fan_out(self) -> None:
+        current = self.current
+        assert current is not None
+        snap = current.snap
+        groups: dict[tuple[str, str], list[Socket]] = {}
+        for sock in list(self.sockets):
+            groups.setdefault((viewer_key(sock.viewer), sock.fmt), []).append(sock)
+        for (key, fmt), members in groups.items():
+            if fmt in ("json", "jsond"):
+                await self._fan_out_json(current, key, fmt, members)
+                continue
+            frame = current.frames.get((key, fmt))
+            if frame is None:
+                frame = wire.Frame(await _render(current, members[0].viewer, fmt))
+                current.frames[(key, fmt)] = frame
+            for sock in members:
+                await sock.deliver(frame, snap.last_seq)
+        for key, view in current.views.items():
+            self._views[key] = (snap.version, view)
+
+    async def _fan_out_json(self, current: Rendered, key: str, fmt: str, members: list[Socket]) -> None:
+        """One view per viewer key, one full frame and (for delta clients) one delta frame, shared."""
+        snap = current.snap
+        viewer = members[0].viewer
+        view = current.views.get(key)
+        if view is None:
+            if current.public is None:
+                current.public = public_part(snap.state, get_catalog())
+            view = current.views[key] = view_for(snap, viewer, current.public)
+        full = current.frames.get((key, "json"))
+        if full is None:
+            full = current.frames[(key, "json")] = wire.Frame(
+                frames.json_full(snap, viewer, current.events, current.first_seq, view)
+            )
+        previous = self._views.get(key)
+        if fmt == "json" or previous is None:
+            for sock in members:
+                await sock.deliver(full, snap.last_seq, snap.version)
+            return
+        delta = current.frames.get((key, "jsond"))
+        if delta is None:
+            delta = current.frames[(key, "jsond")] = wire.Frame(
+                frames.json_delta(snap, viewer, current.events, current.first_seq, view, previous)
+            )
+        for sock in members:
+            await sock.deliver_delta(delta, full, snap.last_seq, snap.version, previous[0])
+
+    async def _broadcast_alert(self, message: str) -> None:
+        for sock in list(self.sockets):
+            if sock.viewer.host:
+                await sock.deliver(frames.alert_frame(message, sock.fmt), -1)
+
+
+def _idle_timeout(exc: Exception) -> bool:
+    """redis-py 8 gives its sockets a 5 s read timeout, as long as channels_redis's blocking pop: a quiet
+    room then ends each receive with ``redis.exceptions.TimeoutError``. That is not an outage."""
+    try:
+        from redis.exceptions import TimeoutError as RedisTimeout
+    except ImportError:  # no Redis layer installed
+        return False
+    return isinstance(exc, RedisTimeout)
+
+
+def _load_local(code: str, after_seq: int | None, hint: int) -> tuple[Snapshot, list[dict[str, Any]]] | None:
+    """The announced version from this process's own memory (it committed it), without the database."""
+    if after_seq is None or not hint:
+        return None
+    snap = cache.latest(code)
+    if snap is None or snap.version < hint:
+        return None
+    events = recent_events.between(snap.game_id, after_seq, snap.last_seq)
+    if events is None:
+        return None
+    return snap, events
+
+
+def _load(code: str, after_seq: int | None) -> tuple[Snapshot, list[dict[str, Any]]]:
+    snap = snapshot_by_code(code)
+    if after_seq is None or after_seq >= snap.last_seq:
+        return snap, []
+    return snap, frames.raw_events(snap.game_id, after_seq, snap.last_seq)
+
+
+async def _render(current: Rendered, viewer: Viewer, fmt: str) -> str:
+    renderer = frames.update_renderer(fmt)
+    if getattr(renderer, "needs_db", False):
+        return await db(renderer, current.snap, viewer, current.events, current.first_seq)
+    return renderer(current.snap, viewer, current.events, current.first_seq)
+
+
+class Hubs:
+    """The hubs of this process, by room code."""
+
+    def __init__(self) -> None:
+        self._hubs: dict[str, RoomHub] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        notify.local_listeners.append(self._changed_here)
+
+    def _changed_here(self, code: str, version: int) -> None:
+        """A version committed in this process (any thread): wake the room's hub on the server loop."""
+        hub = self._hubs.get(code)
+        loop = self._loop
+        if hub is None or loop is None or loop.is_closed():
+            return
+
+        def wake() -> None:
+            if hub.current is None or version > hub.current.snap.version:
+                hub._hint = max(hub._hint, version)
+                task = asyncio.ensure_future(hub.refresh())
+                _background.add(task)
+                task.add_done_callback(_background.discard)
+
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            wake()
+        else:
+            # a fresh context: the committing thread's context (asgiref's "single thread in use" flag
+            # among it) must not leak into the tasks wake() starts, or their db() calls would refuse
+            loop.call_soon_threadsafe(wake, context=contextvars.Context())
+
+    def get(self, code: str) -> RoomHub:
+        if self._loop is None:
+            with contextlib.suppress(RuntimeError):
+                self._loop = asyncio.get_running_loop()
+        hub = self._hubs.get(code)
+        if hub is None:
+            hub = self._hubs[code] = RoomHub(code, self._forget)
+        return hub
+
+    def _forget(self, hub: RoomHub) -> None:
+        """Drop a hub that stopped (only that one: a newer hub of the same room stays)."""
+        if self._hubs.get(hub.code) is hub:
+            del self._hubs[hub.code]
+
+    def __len__(self) -> int:
+        return len(self._hubs)
+
+
+hubs = Hubs()
