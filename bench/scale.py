@@ -1,0 +1,378 @@
+"""Scale: many rooms of bots with spectators on one daphne process, then on two sharing Redis + PostgreSQL.
+
+Usage (from the repository root)::
+
+    .venv/bin/python bench/scale.py [--rooms 20] [--spectators 40] [--seats 6] [--seconds 30]
+                                    [--warmup 5] [--split sockets|rooms] [--no-write]
+
+Each room holds ``--seats`` bots (``easy``) that play through the live driver with ``BOT_DELAY=0`` — the
+same path as in a real room: the driver of every daphne process with sockets in the room schedules the
+decisions and submits them through ``game_act``. ``--spectators`` protocol clients per room watch it
+(``websockets``, one asyncio process, acknowledging every 8 frames). First one daphne process serves
+every socket; then two daphne processes on two ports share Redis and the PostgreSQL database, the clients
+split between them (``sockets``: every room's spectators alternate between the processes, as a load
+balancer without room affinity would; ``rooms``: each room lives on one process). Fresh rooms each time.
+
+Measured over ``--seconds`` after ``--warmup``: actions per second sustained (versions committed, from
+the database), the latency from an action's commit (its ``ActionRecord`` time) to the last spectator of
+the room holding that version (p50 / p99), frames per second delivered, server CPU, resident memory per
+open websocket ((RSS after connecting − RSS before) / sockets) and the second process's speed-up.
+Every loop is bounded in count and time; traffic only to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+from bench.common import (  # noqa: E402
+    REDIS_SERVER,
+    append_performance,
+    child_env,
+    flush_redis,
+    machine,
+    machine_lines,
+    percentile,
+    servers,
+    start_daphne,
+    temp_database,
+    use_database_here,
+)
+
+VERSION_RE = re.compile(r'"version":(\d+)')
+ACK_EVERY = 8
+CONNECT_BATCH = 50
+
+
+class Watcher:
+    """One spectator socket: notes when each version of its room first reached it."""
+
+    def __init__(self, room: Room, url: str) -> None:
+        self.room = room
+        self.url = url
+        self.version = -1
+        self.frames = 0
+        self.bytes = 0
+        self.ws: Any = None
+        self.first = asyncio.Event()
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            self.url,
+            origin="http://127.0.0.1",
+            compression=None,
+            max_size=2**22,
+            open_timeout=60,
+            ping_interval=None,
+        )
+
+    async def read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for text in self.ws:
+                now = time.time()
+                self.frames += 1
+                self.bytes += len(text)
+                if self.frames % ACK_EVERY == 0:
+                    await self.ws.send('{"type":"ack"}')
+                head = text[:64]
+                if not (head.startswith('{"type":"update"') or head.startswith('{"type":"state"')):
+                    continue
+                match = VERSION_RE.search(head)
+                if match is None:
+                    continue
+                version = int(match.group(1))
+                if version > self.version:
+                    if self.version >= 0 and self.room.recording:
+                        for v in range(self.version + 1, version + 1):
+                            seen = self.room.arrivals[v]
+                            seen[0] += 1
+                            seen[1] = max(seen[1], now)
+                    self.version = version
+                self.first.set()
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+
+@dataclass
+class Room:
+    code: str
+    game_id: int
+    watchers: list[Watcher]
+    recording: bool = False
+
+    def __post_init__(self) -> None:
+        self.arrivals: dict[int, list[float]] = defaultdict(lambda: [0, 0.0])
+
+
+def create_rooms(count: int, seats: int) -> list[tuple[str, int]]:
+    """Rooms of bots, started (their driver acts once a socket is connected)."""
+    from django.db import connections
+
+    from tournament.models import Game
+    from tournament.rules.events import Actor
+    from tournament.services.actions import game_act
+    from tournament.services.rooms import room_create
+
+    rooms = []
+    for i in range(count):
+        room = room_create(nickname=None, bots=["easy"] * seats, seed=9000 + i, house_rules={"seats": seats})
+        game = Game.objects.get(code=room.code)
+        game_act(
+            code=room.code,
+            actor=Actor("host"),
+            action={"type": "start"},
+            expected_version=game.version,
+            action_id="scale-start",
+        )
+        rooms.append((room.code, game.pk))
+    connections.close_all()
+    return rooms
+
+
+def versions(game_ids: list[int]) -> dict[int, int]:
+    from django.db import connections
+
+    from tournament.models import Game
+
+    result = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+    connections.close_all()
+    return result
+
+
+def commit_times(game_ids: list[int], since: float, until: float) -> dict[tuple[int, int], float]:
+    """(game id, version) → when the action that made it was recorded, for actions in the window."""
+    import datetime as dt
+
+    from django.db import connections
+
+    from tournament.models import ActionRecord
+
+    start = dt.datetime.fromtimestamp(since, dt.UTC)
+    end = dt.datetime.fromtimestamp(until, dt.UTC)
+    rows = ActionRecord.objects.filter(game_id__in=game_ids, created_at__gte=start, created_at__lte=end)
+    result = {(g, v): t.timestamp() for g, v, t in rows.values_list("game_id", "version_after", "created_at")}
+    connections.close_all()
+    return result
+
+
+@dataclass
+class Outcome:
+    processes: int
+    sockets: int
+    actions_per_s: float
+    frames_per_s: float
+    p50: float
+    p99: float
+    complete: int
+    rss_per_socket: float
+    cpu_share: list[float]
+    client_cpu: float
+    finished_rooms: int
+
+
+async def run(processes: int, args: argparse.Namespace, db, log_dir: Path) -> Outcome:
+    env = child_env(
+        **db.env,
+        REDIS_URL=REDIS_SERVER,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DEBUG="false",
+        LOG_LEVEL="ERROR",
+        BOT_DELAY="0",
+    )
+    with servers() as started:
+        for _ in range(processes):
+            started.append(start_daphne("magicfootball.asgi:application", env, log_dir))
+        created = await asyncio.to_thread(create_rooms, args.rooms, args.seats)
+        await asyncio.sleep(1.0)
+        rss0 = [s.rss_bytes() for s in started]
+        rooms: list[Room] = []
+        for r, (code, game_id) in enumerate(created):
+            room = Room(code, game_id, [])
+            for j in range(args.spectators):
+                server = started[(j if args.split == "sockets" else r) % processes]
+                room.watchers.append(Watcher(room, f"{server.ws}/ws/r/{code}/?format=json"))
+            rooms.append(room)
+        readers: list[asyncio.Task[None]] = []
+        # the first socket of each (room, process) alone: a hub's very first refresh must finish before
+        # other sockets join it (see bench/realtime.py)
+        firsts: dict[tuple[str, str], Watcher] = {}
+        for room in rooms:
+            for w in room.watchers:
+                firsts.setdefault((room.code, w.url.split("/ws/")[0]), w)
+        for w in firsts.values():
+            await w.connect()
+            readers.append(asyncio.create_task(w.read()))
+        await asyncio.wait_for(asyncio.gather(*(w.first.wait() for w in firsts.values())), 60)
+        rest = [w for room in rooms for w in room.watchers if w not in firsts.values()]
+        for i in range(0, len(rest), CONNECT_BATCH):
+            batch = rest[i : i + CONNECT_BATCH]
+            await asyncio.gather(*(w.connect() for w in batch))
+            readers += [asyncio.create_task(w.read()) for w in batch]
+        sockets = sum(len(r.watchers) for r in rooms)
+        await asyncio.sleep(1.0)
+        rss1 = [s.rss_bytes() for s in started]
+        await asyncio.sleep(args.warmup)
+        game_ids = [r.game_id for r in rooms]
+        v0 = await asyncio.to_thread(versions, game_ids)
+        frames0 = sum(w.frames for r in rooms for w in r.watchers)
+        cpu0 = [s.cpu_seconds() for s in started]
+        self0 = resource.getrusage(resource.RUSAGE_SELF)
+        t0 = time.time()
+        for room in rooms:
+            room.recording = True
+        await asyncio.sleep(args.seconds)
+        t1 = time.time()
+        for room in rooms:
+            room.recording = False
+        cpu1 = [s.cpu_seconds() for s in started]
+        self1 = resource.getrusage(resource.RUSAGE_SELF)
+        frames1 = sum(w.frames for r in rooms for w in r.watchers)
+        v1 = await asyncio.to_thread(versions, game_ids)
+        await asyncio.sleep(1.0)  # let the last versions of the window arrive
+        commits = await asyncio.to_thread(commit_times, game_ids, t0, t1)
+        latencies = []
+        complete = 0
+        for room in rooms:
+            for version, (count, last) in room.arrivals.items():
+                made = commits.get((room.game_id, version))
+                if made is None:
+                    continue
+                if count >= len(room.watchers):
+                    complete += 1
+                    latencies.append(last - made)
+        await asyncio.gather(*(w.close() for r in rooms for w in r.watchers))
+        for task in readers:
+            task.cancel()
+        finished = await asyncio.to_thread(_finished, game_ids)
+    wall = t1 - t0
+    return Outcome(
+        processes=processes,
+        sockets=sockets,
+        actions_per_s=sum(v1[g] - v0[g] for g in game_ids) / wall,
+        frames_per_s=(frames1 - frames0) / wall,
+        p50=percentile(latencies, 0.5),
+        p99=percentile(latencies, 0.99),
+        complete=complete,
+        rss_per_socket=(sum(rss1) - sum(rss0)) / max(1, sockets),
+        cpu_share=[(b - a) / wall for a, b in zip(cpu0, cpu1, strict=True)],
+        client_cpu=(self1.ru_utime - self0.ru_utime + self1.ru_stime - self0.ru_stime) / wall,
+        finished_rooms=finished,
+    )
+
+
+def _finished(game_ids: list[int]) -> int:
+    from django.db import connections
+
+    from tournament.models import Game
+
+    n = Game.objects.filter(pk__in=game_ids, status="finished").count()
+    connections.close_all()
+    return n
+
+
+def _line(o: Outcome) -> str:
+    return (
+        f"{o.processes} daphne: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
+        f"{o.frames_per_s:,.0f} frames/s, latency p50 {1000 * o.p50:.0f} ms p99 {1000 * o.p99:.0f} ms "
+        f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
+        f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}, client CPU {o.client_cpu:.0%}, "
+        f"{o.finished_rooms} rooms finished"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--spectators", type=int, default=40, help="spectators per room")
+    parser.add_argument("--seats", type=int, default=6, help="bots per room")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--split", choices=("sockets", "rooms"), default="sockets")
+    parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+    if not (1 <= args.rooms <= 100 and 1 <= args.spectators <= 200 and 0 < args.seconds <= 300):
+        parser.error("keep the load bounded: rooms ≤ 100, spectators ≤ 200, seconds ≤ 300")
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # daphne inherits it
+    flush_redis(REDIS_SERVER)
+    db = temp_database(args.db)
+    use_database_here(db)
+    os.environ["REDIS_URL"] = REDIS_SERVER
+    import django
+
+    django.setup()
+    log_dir = Path(tempfile.mkdtemp(prefix="mft-scale-"))
+    try:
+        one = asyncio.run(run(1, args, db, log_dir))
+        print(_line(one))
+        flush_redis(REDIS_SERVER)
+        two = asyncio.run(run(2, args, db, log_dir))
+        print(_line(two))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        db.drop()
+        flush_redis(REDIS_SERVER)
+        shutil.rmtree(log_dir, ignore_errors=True)  # daphne logs (and the py-spy samples) of this run
+    speedup = two.actions_per_s / one.actions_per_s if one.actions_per_s else float("nan")
+    print(f"speed-up of the second process: {speedup:.2f}×")
+    info = machine()
+    section = "\n".join(
+        [
+            f"## Scale: {args.rooms} rooms of bots × {args.spectators} spectators, 1 then 2 daphne processes "
+            f"({info['date']})",
+            "",
+            f"`python bench/scale.py --split {args.split}`: {args.rooms} rooms × {args.seats} `easy` bots"
+            " playing through the live driver (`BOT_DELAY=0`), "
+            f"{args.spectators} protocol spectators per room, Redis channel layer,"
+            f" {db.description.split(' on ')[0]} ({args.db}); {args.warmup:.0f} s warm-up,"
+            f" {args.seconds:.0f} s measured. Latency: from the action's",
+            "commit (its `ActionRecord` time) to the last spectator of the room holding that version.",
+            "",
+            *machine_lines(info),
+            "",
+            "| daphne processes | sockets | actions/s | frames/s | latency p50 ms | p99 ms | versions timed |"
+            " RSS per socket | server CPU | client CPU | rooms finished |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+            *[
+                f"| {o.processes} | {o.sockets} | {o.actions_per_s:.1f} | {o.frames_per_s:,.0f} |"
+                f" {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
+                f" {o.rss_per_socket / 1024:.0f} KiB |"
+                f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)} | {o.client_cpu:.0%} | {o.finished_rooms} |"
+                for o in (one, two)
+            ],
+            "",
+            f"Speed-up of the second process (actions/s): **{speedup:.2f}×**.",
+            "",
+        ]
+    )
+    if not args.no_write:
+        append_performance(section)
+        print("appended to docs/PERFORMANCE.md")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

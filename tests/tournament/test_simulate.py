@@ -1,0 +1,140 @@
+"""``manage.py simulate``: whole bot tournaments through the services, JSON lines, exit code, money plot."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _simulate(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH", "REDIS_URL")}
+    env["DJANGO_SETTINGS_MODULE"] = "magicfootball.settings"
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "simulate", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def _check_game_line(game: dict, players: int) -> None:
+    assert game["invariants_ok"] is True, game["problems"]
+    assert game["status"] == "finished"
+    assert len(game["participants"]) == players
+    for p in game["participants"]:
+        assert set(p) >= {"nickname", "strength", "role", "country"}
+        assert p["strength"] in ("strong", "easy", "random")
+        assert p["role"] in ("bc", "out")
+        assert (p["country"] is None) == (p["role"] == "out")
+    assert game["turns"]["phase1"] > 0 and game["turns"]["phase2"] > 0 and game["turns"]["phase3"] == 7
+    rounds = [m["round"] for m in game["bracket"]]
+    assert rounds == ["QF"] * 4 + ["SF"] * 2 + ["F"]
+    for m in game["bracket"]:
+        assert m["decided_by"] in ("regular", "extra_time", "penalties")
+        assert m["winner"] in (m["home"], m["away"])
+        home, away = m["score"]
+        if m["decided_by"] == "penalties":
+            assert home == away and m["penalties"] is not None
+        else:
+            assert (home > away) == (m["winner"] == m["home"])
+    # the Cup winner is the final's winner, coached by a BC or an AC (R17)
+    final = game["bracket"][-1]
+    assert game["winner"]["country"] == final["winner"]
+    assert game["winner"]["coach_kind"] in ("bc", "ac", "bot")
+    # semi-finalists are quarter-final winners
+    qf_winners = {m["winner"] for m in game["bracket"][:4]}
+    assert {c for m in game["bracket"][4:6] for c in (m["home"], m["away"])} == qf_winners
+    assert game["events"] > 100 and game["actions"] > 50
+
+
+@pytest.mark.slow
+def test_simulate_prints_one_json_line_per_game_and_writes_a_png(tmp_path):
+    plot = tmp_path / "money.png"
+    proc = _simulate(
+        "--players", "3", "--games", "2", "--seed", "7", "--strength", "mixed", "--json", "--plot", str(plot)
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    assert len(lines) == 2, proc.stdout[:500]  # nothing else on stdout: no progress bar, no table
+    games = [json.loads(line) for line in lines]
+    assert [g["seed"] for g in games] == [7, 8]
+    for game in games:
+        _check_game_line(game, 3)
+    strengths = {p["strength"] for g in games for p in g["participants"]}
+    assert strengths == {"strong", "easy", "random"}
+    data = plot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5000
+
+
+@pytest.mark.slow
+def test_simulate_table_mode_prints_a_summary_and_writes_an_svg(tmp_path):
+    plot = tmp_path / "money.svg"
+    proc = _simulate("--players", "2", "--games", "1", "--seed", "3", "--plot", str(plot))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for words in (
+        "Cup winners",
+        "class",
+        "average goals per match",
+        "phase 1 / phase 2",
+        "Money flows",
+        "entry_fee",
+        "all sound",
+    ):
+        assert words in out, out
+    assert "tournaments" in proc.stderr  # the progress bar goes to stderr
+    text = plot.read_text()
+    assert "<svg" in text and "Bonus Fund" in text
+
+
+def test_simulate_refuses_bad_arguments(tmp_path):
+    assert _simulate("--players", "9").returncode == 2
+    assert _simulate("--plot", str(tmp_path / "money.gif")).returncode != 0
+
+
+@pytest.mark.slow
+def test_simulate_on_a_fresh_postgres_database(postgres_url):
+    proc = _simulate("--players", "2", "--games", "1", "--seed", "11", "--db", "postgres", "--json")
+    assert proc.returncode == 0, proc.stderr
+    _check_game_line(json.loads(proc.stdout.strip().splitlines()[-1]), 2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broken_invariant_makes_the_command_exit_non_zero(monkeypatch):
+    """The stored game is checked after play; a single problem makes the exit code 1."""
+    from tournament import simulation
+
+    real = simulation.check_invariants
+    monkeypatch.setattr(simulation, "check_invariants", lambda st, cat: [*real(st, cat), "planted problem"])
+    monkeypatch.setenv("MFT_SIMULATE_CHILD", "1")
+    with pytest.raises(SystemExit) as exc:
+        call_command("simulate", "--players", "2", "--games", "1", "--seed", "2", "--json")
+    assert exc.value.code == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simulated_games_go_through_game_act_as_the_seats():
+    """Every recorded action after the start is an answer by the prompt's own seat (no model writes)."""
+    from tournament import simulation
+    from tournament.models import ActionRecord, Game
+
+    report = simulation.play_game(seed=4, players=2, strengths=["strong", "random"])
+    assert report.invariants_ok, report.problems
+    game = Game.objects.get(code=report.code)
+    records = list(ActionRecord.objects.filter(game=game).order_by("version_before"))
+    assert records[0].actor == "host" and records[-1].version_after == game.version
+    answers = [r for r in records if r.action.get("type") == "answer"]
+    assert len(answers) == report.actions - 1
+    assert {r.actor for r in answers} == {"seat:1", "seat:2"}
+    assert game.status == "finished" and game.winner_country == report.winner["country"]
