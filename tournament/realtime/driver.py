@@ -9,7 +9,6 @@ duplicate; timer actions expect the prompt still to be open, so a late one is re
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import time
 from typing import Any
@@ -40,12 +39,6 @@ def bot_delay(kind: str, all_bots: bool) -> float:
     if all_bots:
         base *= 0.4
     return base
-
-
-def _spawn(coro: Any) -> asyncio.Task[None]:
-    """Start a decision task in a fresh context: whatever called ``poke`` (possibly a callback carrying
-    asgiref's per-thread flags) must not decide which thread the task's database calls may use."""
-    return asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
 
 
 class Driver:
@@ -79,13 +72,13 @@ class Driver:
             if seat.automated:
                 delay = bot_delay(prompt.kind, not humans_in_play)
                 strength = seat.bot or "strong"
-                task = _spawn(self._bot(snap, prompt.id, prompt.seat, strength, delay))
+                task = asyncio.ensure_future(self._bot(snap, prompt.id, prompt.seat, strength, delay))
             elif st.house_rules.get("decision_timer"):
                 seconds = int(st.house_rules["decision_timer"])
-                task = _spawn(self._timer(snap, prompt.id, seconds))
+                task = asyncio.ensure_future(self._timer(snap, prompt.id, seconds))
                 self._waiting.add(key)
             else:  # no timer: the default is taken only once the human has left (issue 9, ruling G12)
-                task = _spawn(self._absent(snap, prompt.id, prompt.seat))
+                task = asyncio.ensure_future(self._absent(snap, prompt.id, prompt.seat))
                 self._waiting.add(key)
             self._pending[key] = task
             task.add_done_callback(lambda t, k=key: self._done(k, t))
