@@ -96,11 +96,13 @@ else:
             "NAME": SQLITE_PATH,
             "OPTIONS": {
                 # WAL lets readers (websocket renders) run beside the single writer; IMMEDIATE takes the
-                # write lock at BEGIN so two actions never both read a version and then race to write.
+                # write lock at BEGIN so two actions never both read a version and then race to write. The
+                # log is copied back by a background thread (magicfootball/sqlite.py), not inside a commit.
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
                 "init_command": (
                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
+                    " PRAGMA wal_autocheckpoint=0;"
                 ),
             },
         }
