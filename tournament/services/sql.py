@@ -72,8 +72,26 @@ def _adapters(model: type[Model], columns: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(fields[c] if isinstance(fields[c], _ADAPTED) else None for c in columns)
 
 
-def _prep_row(conn: Any, adapters: tuple[Any, ...], row: Sequence[Any]) -> tuple[Any, ...]:
-    return tuple(v if f is None else f.get_db_prep_save(v, conn) for f, v in zip(adapters, row, strict=True))
+def _prep_row(
+    conn: Any, adapters: tuple[Any, ...], row: Sequence[Any], times: dict[Any, Any] | None = None
+) -> tuple[Any, ...]:
+    """A row's values as the driver takes them; ``times`` remembers adapted datetimes across rows
+    (an action stamps all its rows with the same time)."""
+    out = []
+    for f, v in zip(adapters, row, strict=True):
+        if f is None:
+            out.append(v)
+        elif times is not None and isinstance(f, DateTimeField):
+            adapted = times.get(v, _NONE)
+            if adapted is _NONE:
+                adapted = times[v] = f.get_db_prep_save(v, conn)
+            out.append(adapted)
+        else:
+            out.append(f.get_db_prep_save(v, conn))
+    return tuple(out)
+
+
+_NONE = object()
 
 
 def insert_rows(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
@@ -81,7 +99,8 @@ def insert_rows(model: type[Model], columns: Sequence[str], rows: Iterable[Seque
     conn = connections["default"]
     cols = tuple(columns)
     adapters = _adapters(model, cols)
-    prepared = [_prep_row(conn, adapters, row) for row in rows]
+    times: dict[Any, Any] = {}
+    prepared = [_prep_row(conn, adapters, row, times) for row in rows]
     if not prepared:
         return
     with conn.cursor() as cursor:

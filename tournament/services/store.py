@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -286,9 +287,14 @@ def load_snapshot(game: Game) -> Snapshot:
 # --------------------------------------------------------------------------------------- save
 
 
-def _card_places(st: GameState) -> dict[str, tuple[str, int | None, int]]:
+def _card_places(
+    st: GameState, piles: Iterable[str] | None = None, squares: bool = True
+) -> dict[str, tuple[str, int | None, int]]:
+    """Where each card copy lies: (location, owner seat, position). ``piles``: only those piles (and the
+    squares and finals only if ``squares``)."""
     places: dict[str, tuple[str, int | None, int]] = {}
-    for key, pile in st.piles.items():
+    for key in st.piles if piles is None else piles:
+        pile = st.piles.get(key, ())
         if ":" in key:
             location, seat = key.split(":")
             owner: int | None = int(seat)
@@ -296,11 +302,30 @@ def _card_places(st: GameState) -> dict[str, tuple[str, int | None, int]]:
             location, owner = key, None
         for pos, card in enumerate(pile):
             places[card] = (location, owner, pos)
-    for idx, card in st.on_square.items():
-        places[card] = ("square", None, idx)
-    for box, card in st.finals.items():
-        places[card] = ("finals", None, box)
+    if squares:
+        for idx, card in st.on_square.items():
+            places[card] = ("square", None, idx)
+        for box, card in st.finals.items():
+            places[card] = ("finals", None, box)
     return places
+
+
+def _moved_cards(old: GameState, new: GameState) -> list[tuple[str, tuple[str, int | None, int]]]:
+    """The cards whose place differs between ``old`` and ``new``, with their new place.
+
+    Only piles that differ are looked at: a card that moved left one changed pile (or square, or final)
+    and entered another, and a card in an unchanged pile kept its place.
+    """
+    changed = [k for k in new.piles.keys() | old.piles.keys() if new.piles.get(k) != old.piles.get(k)]
+    squares = new.on_square != old.on_square or new.finals != old.finals
+    if not changed and not squares:
+        return []
+    before = _card_places(old, changed, squares)
+    return [
+        (card, place)
+        for card, place in _card_places(new, changed, squares).items()
+        if before.get(card) != place
+    ]
 
 
 def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
@@ -381,8 +406,7 @@ def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
         if moved_markers:
             _update_rows(Marker, ["square"], moved_markers)
     # cards
-    new_places = _card_places(new)
-    if not snap.card_pk and new_places:
+    if not snap.card_pk and (new_places := _card_places(new)):
         rows = [
             CardCopy(
                 game_id=gid,
@@ -397,12 +421,10 @@ def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
         CardCopy.objects.bulk_create(rows)
         for pk, card in CardCopy.objects.filter(game_id=gid).values_list("pk", "card_id"):
             snap.card_pk[card] = pk
-    elif new_places:
-        old_places = _card_places(old)
+    elif snap.card_pk:
         moved = [
             (loc, snap.seat_pk[owner] if owner is not None else None, pos, snap.card_pk[card])
-            for card, (loc, owner, pos) in new_places.items()
-            if old_places.get(card) != (loc, owner, pos)
+            for card, (loc, owner, pos) in _moved_cards(old, new)
         ]
         if moved:
             _update_rows(CardCopy, ["location", "owner_id", "position"], moved)
