@@ -114,19 +114,14 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # Chosen from bench/realtime.py (docs/PERFORMANCE.md, "Channel layer settings"): each process
-            # holds one channel per room (its hub) that gets one tiny message per game version, and the hub
-            # re-reads the version and renews its group membership every 2 s. So: 100 queued pushes is a hub
-            # 100 versions behind (the next read makes them moot); a push older than 10 s is useless; and a
-            # membership renewed every 2 s may expire after 5 min, which takes a crashed process's channels
-            # out of every group within minutes instead of a day.
-            "CONFIG": {
-                "hosts": [REDIS_URL],
-                "capacity": int(os.environ.get("CHANNEL_CAPACITY", "100")),
-                "expiry": int(os.environ.get("CHANNEL_EXPIRY", "10")),
-                "group_expiry": int(os.environ.get("CHANNEL_GROUP_EXPIRY", "300")),
-            },
+            # Redis pub/sub (channels-redis): a push is one PUBLISH, heard by every process whose room hub
+            # subscribed to the room's group. Chosen by bench/realtime.py (docs/PERFORMANCE.md, issue 10):
+            # the list-based RedisChannelLayer cost ~3.5 ms of server CPU per action (four round trips per
+            # group_send, a blocking pop per receive) against ~0.3 ms. Its queueing buys us nothing: each
+            # process holds one subscription per room, a push only says "version v exists", a lost one is
+            # repaired by the hub's 2-second re-read, and redis-py re-subscribes after a Redis restart.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
 else:

@@ -23,7 +23,7 @@ How to use the services (pick the one that matches what you test):
     end. ``database_as_default(url)`` does the same for one ``with`` block.
 ``redis_url``
     A Redis URL (database 15 by default) flushed at the start of the session; ``REDIS_URL=redis_url`` in a
-    subprocess or ``redis_channel_layer`` for an in-process ``RedisChannelLayer``.
+    subprocess or ``redis_channel_layer`` for an in-process Redis channel layer.
 ``chromium_path`` / ``browser``
     Debian's ``/usr/bin/chromium`` driven by the ``playwright`` package (never ``playwright install``);
     ``browser`` is a Playwright ``Browser`` launched with the project's flags, closed after the test (no
@@ -365,12 +365,12 @@ def redis_url() -> str:
 
 @pytest.fixture
 def redis_channel_layer(redis_url: str) -> Any:
-    """A ``RedisChannelLayer`` configured by the project's settings code with ``REDIS_URL=redis_url``."""
-    from channels_redis.core import RedisChannelLayer
+    """The Redis channel layer configured by the project's settings code with ``REDIS_URL=redis_url``."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
 
     config = _settings_in_subprocess({"REDIS_URL": redis_url})["CHANNEL_LAYERS"]["default"]
-    assert config["BACKEND"] == "channels_redis.core.RedisChannelLayer", config
-    return RedisChannelLayer(**config["CONFIG"])
+    assert config["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer", config
+    return RedisPubSubChannelLayer(**config["CONFIG"])
 
 
 def _settings_in_subprocess(env: dict[str, str | None]) -> dict[str, Any]:

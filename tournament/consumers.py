@@ -10,6 +10,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext_noop
 
@@ -65,6 +66,22 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     # No channel per socket: the room's hub holds one subscription per process and fans out.
     channel_layer_alias = "__no_layer__"
+    proto: Any = None  # daphne's websocket protocol, once accepted (tournament/realtime/wire.py)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' consumer loop without a channel layer to wait on beside the socket.
+
+        ``AsyncConsumer.__call__`` waits on the socket and the layer together, which costs a task and an
+        ``asyncio.wait`` for every frame a client sends; this consumer has only the socket.
+        """
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def connect(self) -> None:
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
@@ -90,7 +107,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             game = await db(game_by_code, self.code)
         except RulesError as exc:
-            await self.send(text_data=frames.error_frame(exc.code, error_text(exc)))
+            await self.send_frame(frames.error_frame(exc.code, error_text(exc)))
             await self.close(CLOSE_UNKNOWN_ROOM)
             return
         self.game_id = game.pk
@@ -106,7 +123,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.joined = True
             await gamenight.socket_joined(self)  # presence: count this seat's socket
         except RulesError as exc:
-            await self.send(text_data=frames.error_frame(exc.code, error_text(exc)))
+            await self.send_frame(frames.error_frame(exc.code, error_text(exc)))
             await self.close(CLOSE_UNKNOWN_ROOM)
 
     async def disconnect(self, code: int) -> None:
@@ -137,16 +154,19 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.last_sent_seq = max(self.last_sent_seq, seq)
         if version is not None:
             self.seen_version = version
+        await self.send_frame(frame)
+
+    async def send_frame(self, frame: str) -> None:
+        """Write a frame to this socket: straight to daphne's socket when there is one (framed once, for
+        the hub's shared frames), else through the ASGI ``send``. Order is kept either way."""
         if self.proto is not None and wire.write(self.proto, wire.wire_of(frame)):
             return
         await self.send(text_data=frame)
 
-    async def deliver_delta(self, delta: str, full: str, seq: int, version: int, base: int) -> None:
-        """A delta when this socket holds the base version, else the full frame."""
-        if self.unacked < WINDOW and self.seen_version == base:
-            await self.deliver(delta, seq, version)
-        else:
-            await self.deliver(full, seq, version)
+    def takes_delta(self, base: int) -> bool:
+        """A delta is written only to a socket that holds its base and will not hold it back (a held frame
+        replaces older ones, so it must be complete)."""
+        return self.unacked < WINDOW and self.seen_version == base
 
     async def _release_held(self) -> None:
         if self.held is not None and self.unacked < WINDOW:
@@ -185,7 +205,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         elif kind == "hello":
             await self._hello(frame)
         elif kind == "ping":
-            await self.send(text_data=frames.encode({"type": "pong"}))
+            await self.send_frame(frames.encode({"type": "pong"}))
         elif kind in (
             "chat",
             "chat_history",
@@ -245,7 +265,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         }
         if isinstance(action, dict) and action.get("type") == "join" and not result.duplicate:
             await self._adopt_joined_seat(result, reply)
-        await self.send(text_data=frames.encode(reply))
+        await self.send_frame(frames.encode(reply))
 
     async def _adopt_joined_seat(self, result: Any, reply: dict[str, Any]) -> None:
         seat = next((int(e.payload["seat"]) for e in result.events if e.kind == "joined"), None)
@@ -274,7 +294,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._error(RulesError("forbidden", detail="unknown credentials"))
             return
         welcome = {"type": "welcome", "seat": identity.seat, "host": identity.host}
-        await self.send(text_data=frames.encode(welcome))
+        await self.send_frame(frames.encode(welcome))
         await self._switch_identity(identity, as_spectator=bool(frame.get("spectator")))
 
     async def _switch_identity(self, identity: Identity, as_spectator: bool = False) -> None:
@@ -309,7 +329,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             while True:
                 upto = max(after, min(snap.last_seq, after + SYNC_PAGE))
                 missed = await db(events_for, self.game_id, self.viewer, after, upto, SYNC_PAGE)
-                await self.send(text_data=frames.events_frame(missed, upto))
+                await self.send_frame(frames.events_frame(missed, upto))
                 if upto >= snap.last_seq:
                     break
                 after = upto
@@ -320,4 +340,4 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, exc: RulesError, action_id: Any = None) -> None:
         aid = action_id if isinstance(action_id, str) else None
-        await self.send(text_data=frames.error_frame(exc.code, error_text(exc), aid))
+        await self.send_frame(frames.error_frame(exc.code, error_text(exc), aid))

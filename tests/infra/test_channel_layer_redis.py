@@ -35,7 +35,7 @@ def test_group_message_crosses_two_layers_through_redis(
     group = uuid.uuid4().hex
     out = django_subprocess(ROUND_TRIP.replace("GROUPNAME", group), REDIS_URL=redis_url)
     result = json.loads(out.strip().splitlines()[-1])
-    assert result["sender"] == result["receiver"] == "RedisChannelLayer"
+    assert result["sender"] == result["receiver"] == "RedisPubSubChannelLayer"
     assert result["message"] == {"type": "game.changed", "version": 7, "seq": 41}
 
 
@@ -53,21 +53,32 @@ def test_without_redis_url_two_layers_do_not_share_groups(django_subprocess: Cal
     assert json.loads(out.strip().splitlines()[-1]) == {"timeout": True}
 
 
-async def test_group_membership_is_stored_in_redis(redis_url: str, redis_channel_layer: Any) -> None:
+async def test_a_group_is_a_redis_subscription_that_ends_with_its_last_member(
+    redis_url: str, redis_channel_layer: Any
+) -> None:
+    """A hub's group membership is a Redis SUBSCRIBE: other processes' PUBLISHes reach it; after
+    ``group_discard`` nothing reaches it and Redis forgets the subscription (no leftover per process)."""
     layer = redis_channel_layer
     group = f"room.{uuid.uuid4().hex}"
     channel = await layer.new_channel()
     client = redis.Redis.from_url(redis_url)
+    subscribers = 0
     try:
         await layer.group_add(group, channel)
-        assert client.zscore(f"{layer.prefix}:group:{group}", channel) is not None
+        name = next(n for n in client.pubsub_channels() if group.encode() in n)
+        subscribers = client.pubsub_numsub(name)[0][1]
+        published = client.publish(name, b"\x81\xa4type\xacgame.changed")  # what another process sends
+        assert published == 1
+        assert await asyncio.wait_for(layer.receive(channel), timeout=10) == {"type": "game.changed"}
         await layer.group_send(group, {"type": "game.changed", "version": 1})
         assert await asyncio.wait_for(layer.receive(channel), timeout=10) == {
             "type": "game.changed",
             "version": 1,
         }
         await layer.group_discard(group, channel)
-        assert client.zscore(f"{layer.prefix}:group:{group}", channel) is None
+        assert client.pubsub_numsub(name)[0][1] == 0
+        assert client.publish(name, b"\x80") == 0
     finally:
         client.close()
         await layer.flush()
+    assert subscribers == 1

@@ -86,7 +86,7 @@ def test_two_daphne_replicas_share_postgresql_and_redis(
         assert health(server.url) == {
             "status": "ok",
             "database": "postgresql",
-            "channel_layer": "RedisChannelLayer",
+            "channel_layer": "RedisPubSubChannelLayer",
         }
     first.stop()
     assert first.process.returncode is not None

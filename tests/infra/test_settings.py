@@ -60,12 +60,9 @@ def test_without_database_url_sqlite_runs_in_wal_with_immediate_transactions(
 
 
 def test_redis_url_selects_channels_redis(settings_with_env: SettingsWithEnv) -> None:
-    layers = settings_with_env(REDIS_URL="redis://cache.example:6380/2", CHANNEL_CAPACITY="250")[
-        "CHANNEL_LAYERS"
-    ]
-    assert layers["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layers["default"]["CONFIG"]["hosts"] == ["redis://cache.example:6380/2"]
-    assert layers["default"]["CONFIG"]["capacity"] == 250
+    layers = settings_with_env(REDIS_URL="redis://cache.example:6380/2")["CHANNEL_LAYERS"]
+    assert layers["default"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layers["default"]["CONFIG"] == {"hosts": ["redis://cache.example:6380/2"]}
 
 
 def test_without_redis_url_the_layer_is_in_memory(settings_with_env: SettingsWithEnv) -> None:

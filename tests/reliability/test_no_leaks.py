@@ -1,10 +1,12 @@
 """No hidden-information leak (issue 8), over 100 seeded bot tournaments.
 
 Every action of every tournament is rendered the way the room hub renders it — the JSON ``update``
-frame (``frames.json_update``) and the room page's HTML frame (``html.update_renderer``) — for every
-viewer: each seat, the host console (playing or not) and a spectator. For each viewer the set of card
-ids it may NOT see is computed from the pure state (``rel_leaks``), and none may appear: not in the
-view, not in an event (judged when it was emitted), not in the HTML (by id or printed name).
+frames, full and delta (``frames.VersionFrames``, spliced from shared encoded parts), and the room page's
+HTML frame (``html.update_renderer``) — for every viewer: each seat, the host console (playing or not)
+and a spectator. Each delta, applied to the viewer's previous view, must give the full view. For each
+viewer the set of card ids it may NOT see is computed from the pure state (``rel_leaks``), and none may
+appear: not in the view, not in an event (judged when it was emitted), not in the HTML (by id or
+printed name).
 
 The tournaments are played on the pure rules (fast), with 2–8 seats, both modes, every bot strength,
 the host playing or not, and host actions (transfers, pauses, decisions by default) mixed in.
@@ -36,6 +38,7 @@ from rel_leaks import (
 from cards.catalog import get_catalog
 from tournament.realtime import frames
 from tournament.realtime.html import update_renderer
+from tournament.realtime.hub import viewer_key
 from tournament.rules import bots
 from tournament.rules.engine import apply_action
 from tournament.rules.errors import RulesError
@@ -58,6 +61,7 @@ class Tally:
     tournaments: int = 0
     actions: int = 0
     json_frames: int = 0
+    deltas: int = 0
     html_frames: int = 0
     events: int = 0
     leaks: list[Leak] = field(default_factory=list)
@@ -120,9 +124,11 @@ def play_and_check(seed: int, tally: Tally, html_stride: int) -> None:
     seq = 0
     version = 0
     host_seat: int | None = None
+    pushed: frames.VersionFrames | None = None  # the previous version's frames: the base of the deltas
+    views: dict[str, dict[str, Any]] = {}  # each viewer's view as a delta client holds it
 
     def act(actor: Actor, action: dict[str, Any], check: bool = True) -> None:
-        nonlocal state, seq, version
+        nonlocal state, seq, version, pushed
         before = state
         memory.begin_action(before)
         with memory.watching():
@@ -131,26 +137,43 @@ def play_and_check(seed: int, tally: Tally, html_stride: int) -> None:
         seq += len(events)
         version += 1
         state = after
+        evs = _event_dicts(events, first, actor.label)
+        snap = Snapshot(game_id=0, code="leakcheck", version=version, last_seq=seq, ledger_seq=0, state=after)
+        pushed = frames.VersionFrames(snap, evs, first, pushed)
         if not check:
+            views.clear()
             return
         tally.actions += 1
         tally.events += len(events)
-        evs = _event_dicts(events, first, actor.label)
-        snap = Snapshot(game_id=0, code="leakcheck", version=version, last_seq=seq, ledger_seq=0, state=after)
         drawn = money_drawn(before, events)
         for label, viewer in _viewers(after, host_seat).items():
             seat = viewer.seat
             now = visible_cards(after, seat, memory)
             allowed = now | visible_cards(before, seat, memory) | memory.during | drawn
             allowed |= memory.own_during.get(seat, set()) if seat is not None else set()
-            text = frames.json_update(snap, viewer, evs, first)
+            key = viewer_key(viewer)
+            text = pushed.full(key, viewer)
             tally.json_frames += 1
+            frame = json.loads(text)
             if may_leak(text, every - (now & allowed)):  # else no string of it names a card it may not see
-                frame = json.loads(text)
                 tally.leaks += json_leaks(frame["view"], every - now, f"seed {seed} v{version} view", label)
                 for ev in frame["events"]:
                     where = f"seed {seed} v{version} event {ev['kind']}"
                     tally.leaks += json_leaks(ev, every - allowed, where, label)
+            delta_text = pushed.delta(key, viewer)
+            if delta_text is not None and label in views:
+                tally.deltas += 1
+                delta = json.loads(delta_text)
+                if may_leak(delta_text, every - (now & allowed)):
+                    tally.leaks += json_leaks(
+                        delta["delta"], every - now, f"seed {seed} v{version} delta", label
+                    )
+                applied = {**views[label], **delta["delta"]}
+                for gone in delta.get("removed", ()):
+                    del applied[gone]
+                assert applied == frame["view"], f"seed {seed} v{version} {label}: delta + base != full view"
+                assert delta["events"] == frame["events"] and delta["base"] == version - 1
+            views[label] = frame["view"]
             if html_stride and version % html_stride == 0:
                 text = render_html(snap, viewer, evs, first)
                 tally.html_frames += 1
@@ -195,9 +218,10 @@ def test_no_frame_shows_a_card_its_viewer_may_not_see(group: int) -> None:
         play_and_check(seed=4000 + index, tally=tally, html_stride=stride)
     print(
         f"group {group}: {tally.tournaments} tournaments, {tally.actions} actions, {tally.events} events, "
-        f"{tally.json_frames} JSON frames, {tally.html_frames} HTML frames checked"
+        f"{tally.json_frames} JSON frames and {tally.deltas} deltas, {tally.html_frames} HTML frames checked"
     )
     assert tally.tournaments == per_group
+    assert tally.deltas > tally.actions  # deltas were checked for most viewers of most versions
     assert not tally.leaks, (
         "\n".join(str(leak) for leak in tally.leaks[:15]) + f"\n({len(tally.leaks)} in all)"
     )

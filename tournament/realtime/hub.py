@@ -17,19 +17,19 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from cards.catalog import get_catalog
 from tournament.realtime import frames, gamenight, wire
 from tournament.realtime.db import db
 from tournament.realtime.driver import driver
 from tournament.rules.errors import RulesError
-from tournament.rules.projection import Viewer, public_part
-from tournament.selectors import snapshot_by_code, view_for
+from tournament.rules.projection import Viewer
+from tournament.selectors import snapshot_by_code
 from tournament.services import notify
 from tournament.services.notify import room_group
 from tournament.services.store import Snapshot, cache, recent_events
@@ -53,8 +53,8 @@ class Socket(Protocol):
         """Write a frame now, or hold it back under back-pressure (never waits on the network)."""
         ...
 
-    async def deliver_delta(self, delta: str, full: str, seq: int, version: int, base: int) -> None:
-        """Write the delta if the socket holds ``base``, else the full frame."""
+    def takes_delta(self, base: int) -> bool:
+        """Whether a delta from version ``base`` may be written now (the socket holds ``base``)."""
         ...
 
 
@@ -74,9 +74,17 @@ class Rendered:
     snap: Snapshot
     events: list[dict[str, Any]]  # all events of the last refresh, with audiences (server-side only)
     first_seq: int
-    frames: dict[tuple[str, str], str]
-    views: dict[str, dict[str, Any]] = field(default_factory=dict)  # JSON views by viewer key
-    public: dict[str, Any] | None = None  # the part of every view that is the same for all viewers
+    frames: dict[tuple[str, str], str]  # HTML frames by (viewer key, format)
+    json: frames.VersionFrames | None = None  # JSON frames, built when a protocol socket needs one
+
+    def json_frames(self, previous: Rendered | None) -> frames.VersionFrames:
+        """This version's JSON frames; their deltas apply to ``previous`` (the last version pushed)."""
+        if self.json is None:
+            base = None
+            if previous is not None:
+                base = previous.json or frames.VersionFrames(previous.snap, [], previous.first_seq)
+            self.json = frames.VersionFrames(self.snap, self.events, self.first_seq, base)
+        return self.json
 
 
 class RoomHub:
@@ -90,7 +98,7 @@ class RoomHub:
         self._lock = asyncio.Lock()
         self._dirty = False
         self._hint = 0  # the newest version a push announced
-        self._views: dict[str, tuple[int, dict[str, Any]]] = {}  # last JSON view per viewer key (deltas)
+        self._previous: Rendered | None = None  # the version pushed before ``current`` (deltas' base)
         self._joining = 0  # joins in progress: the hub must not stop under them
         self._channel: str | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -138,12 +146,17 @@ class RoomHub:
     async def _start(self) -> None:
         layer = get_channel_layer()
         if layer is not None:
-            self._channel = await layer.new_channel(prefix=f"hub.{self.code}.")
+            # A channel name of our own, opened by receiving on it: unlike ``new_channel`` on the Redis
+            # pub/sub layer this needs no Redis, so a room still opens while Redis is down (its poll keeps it
+            # current and joins the group once Redis is back), and a retry reuses the name instead of
+            # leaving an abandoned channel behind in the layer.
+            self._channel = f"hub.{self.code}.{uuid.uuid4().hex}"
+            self._tasks.append(asyncio.create_task(self._listen(layer, self._channel)))
+            await asyncio.sleep(0)  # the listener's first receive registers the channel in this process
             try:
                 await layer.group_add(room_group(self.code), self._channel)
             except Exception:  # the layer is down: sockets still join; the poll subscribes again later
                 log.warning("could not subscribe room %s to the channel layer", self.code, exc_info=True)
-            self._tasks.append(asyncio.create_task(self._listen(layer)))
         self._tasks.append(asyncio.create_task(self._poll(layer)))
 
     def _stop(self) -> None:
@@ -163,12 +176,11 @@ class RoomHub:
             _background.add(task)  # keep a reference until it is done (the loop holds only weak ones)
             task.add_done_callback(_background.discard)
 
-    async def _listen(self, layer: Any) -> None:
+    async def _listen(self, layer: Any, channel: str) -> None:
         """Receive the room's group messages; survive a channel-layer outage by re-subscribing."""
-        assert self._channel is not None
         while True:
             try:
-                message = await layer.receive(self._channel)
+                message = await layer.receive(channel)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -179,7 +191,7 @@ class RoomHub:
                 )
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(Exception):
-                    await layer.group_add(room_group(self.code), self._channel)
+                    await layer.group_add(room_group(self.code), channel)
                 await self.refresh()
                 continue
             kind = message.get("type")
@@ -240,6 +252,7 @@ class RoomHub:
         if previous is not None and snap.version <= previous.snap.version:
             return
         first_seq = events[0]["seq"] if events else snap.last_seq + 1
+        self._previous = previous
         self.current = Rendered(snap=snap, events=events, first_seq=first_seq, frames={})
         driver.poke(snap)
         if previous is None:
@@ -263,35 +276,20 @@ class RoomHub:
                 current.frames[(key, fmt)] = frame
             for sock in members:
                 await sock.deliver(frame, snap.last_seq)
-        for key, view in current.views.items():
-            self._views[key] = (snap.version, view)
+        self._previous = None  # the next version's deltas start from this one
 
     async def _fan_out_json(self, current: Rendered, key: str, fmt: str, members: list[Socket]) -> None:
-        """One view per viewer key, one full frame and (for delta clients) one delta frame, shared."""
+        """One frame per viewer key, shared: the delta for delta clients holding its base, else the full."""
+        version = current.json_frames(self._previous)
         snap = current.snap
         viewer = members[0].viewer
-        view = current.views.get(key)
-        if view is None:
-            if current.public is None:
-                current.public = public_part(snap.state, get_catalog())
-            view = current.views[key] = view_for(snap, viewer, current.public)
-        full = current.frames.get((key, "json"))
-        if full is None:
-            full = current.frames[(key, "json")] = wire.Frame(
-                frames.json_full(snap, viewer, current.events, current.first_seq, view)
-            )
-        previous = self._views.get(key)
-        if fmt == "json" or previous is None:
-            for sock in members:
-                await sock.deliver(full, snap.last_seq, snap.version)
-            return
-        delta = current.frames.get((key, "jsond"))
-        if delta is None:
-            delta = current.frames[(key, "jsond")] = wire.Frame(
-                frames.json_delta(snap, viewer, current.events, current.first_seq, view, previous)
-            )
+        base = version.base
+        delta = version.delta(key, viewer) if fmt == "jsond" else None
         for sock in members:
-            await sock.deliver_delta(delta, full, snap.last_seq, snap.version, previous[0])
+            if delta is not None and sock.takes_delta(base):  # type: ignore[arg-type]
+                await sock.deliver(delta, snap.last_seq, snap.version)
+            else:
+                await sock.deliver(version.full(key, viewer), snap.last_seq, snap.version)
 
     async def _broadcast_alert(self, message: str) -> None:
         for sock in list(self.sockets):
@@ -337,14 +335,22 @@ async def _render(current: Rendered, viewer: Viewer, fmt: str) -> str:
 
 
 class Hubs:
-    """The hubs of this process, by room code."""
+    """The hubs of this process, by room code (``notify.LocalRooms``: commits in this process wake them
+    directly, without the channel layer)."""
 
     def __init__(self) -> None:
         self._hubs: dict[str, RoomHub] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        notify.local_listeners.append(self._changed_here)
+        notify.local_rooms = self
 
-    def _changed_here(self, code: str, version: int) -> None:
+    def serves(self, code: str) -> bool:
+        loop = self._loop
+        return code in self._hubs and loop is not None and not loop.is_closed()
+
+    def server_loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop
+
+    def changed(self, code: str, version: int) -> None:
         """A version committed in this process (any thread): wake the room's hub on the server loop."""
         hub = self._hubs.get(code)
         loop = self._loop

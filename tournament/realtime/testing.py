@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class DroppingInMemoryChannelLayer(InMemoryChannelLayer):
         await super().group_send(group, message)
 
 
-class DroppingRedisChannelLayer(RedisChannelLayer):
+class DroppingRedisChannelLayer(RedisPubSubChannelLayer):
     """The Redis layer (several processes) losing a fraction of its group messages."""
 
     def __init__(self, drop: float = 0.5, drop_seed: int = 0, **kwargs: Any) -> None:
@@ -71,7 +71,7 @@ class DroppingRedisChannelLayer(RedisChannelLayer):
         self.dropper = _Dropper(drop, drop_seed)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Deliver to the group, or silently not."""
+        """Deliver to the group, or silently not (the pub/sub layer forwards to its per-loop layer)."""
         if self.dropper.lose(group, message):
             return
-        await super().group_send(group, message)
+        await self._get_layer().group_send(group, message)

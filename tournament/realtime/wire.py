@@ -21,6 +21,13 @@ class Frame(str):
 
     _wire: bytes | None = None
 
+    @classmethod
+    def of(cls, payload: bytes) -> Frame:
+        """A frame from its UTF-8 payload, framed at once (the payload is never encoded again)."""
+        frame = cls(payload.decode("utf-8"))
+        frame._wire = websocket_frame(payload)
+        return frame
+
     @property
     def wire(self) -> bytes:
         """The complete websocket text frame, built once."""

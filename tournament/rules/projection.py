@@ -61,20 +61,18 @@ def _card(cat: Catalog, card: str) -> dict[str, Any]:
 def project(
     state: GameState, viewer: Viewer, cat: Catalog, public: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The JSON-safe view of ``state`` for ``viewer``.
+    """The JSON-safe view of ``state`` for ``viewer``: the public part plus the viewer's personal part.
 
     ``public`` is ``public_part(state, cat)`` when the caller projects one state for many viewers: the
     parts everybody sees are then built once and shared (never mutated afterwards).
     """
-    reveal = viewer.reveal_all and state.status in ("finished", "abandoned")
     view = dict(public if public is not None else public_part(state, cat))
-    view["viewer"] = viewer.kind
-    view["seat"] = viewer.seat
-    return _personal(view, state, viewer, cat, reveal)
+    view.update(personal_part(state, viewer, cat))
+    return view
 
 
 def public_part(state: GameState, cat: Catalog) -> dict[str, Any]:
-    """Everything in a view that is the same for every viewer."""
+    """Everything in a view that is the same for every viewer (no key of ``personal_part``)."""
     seats = []
     for seat, st in sorted(state.seats.items()):
         team = state.piles.get(team_key(seat), [])
@@ -111,8 +109,6 @@ def public_part(state: GameState, cat: Catalog) -> dict[str, Any]:
     box5 = state.piles.get("box5", [])
     box7 = state.piles.get("box7", [])
     return {
-        "viewer": "",
-        "seat": None,
         "status": state.status,
         "phase": state.phase,
         "stage": state.stage,
@@ -134,40 +130,59 @@ def public_part(state: GameState, cat: Catalog) -> dict[str, Any]:
         "finals": {str(box): c for box, c in sorted(state.finals.items())},
         "finals_coaches": {str(box): s for box, s in sorted(state.finals_coaches.items())},
         "matches": [_match_summary(m) for m in state.matches],
-        "match": None,
         "turns": dict(state.turns),
         "winner": dict(state.winner) if state.winner else None,
         "cup": list(state.piles.get("cup", [])),
-        "me": None,
-        "my_prompts": [],
     }
 
 
-def _personal(
-    view: dict[str, Any], state: GameState, viewer: Viewer, cat: Catalog, reveal: bool
+def personal_part(
+    state: GameState,
+    viewer: Viewer,
+    cat: Catalog,
+    match_views: dict[tuple[str | None, bool], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Add what depends on who looks: the match from his side, his cards and decisions, host data."""
+    """What depends on who looks: the match from his side, his cards and decisions, host data.
+
+    ``match_views`` caches the running match's view by (side, reveal) when one state is projected for
+    many viewers: every viewer outside the match shares the public one.
+    """
+    reveal = viewer.reveal_all and state.status in ("finished", "abandoned")
+    part: dict[str, Any] = {
+        "viewer": viewer.kind,
+        "seat": viewer.seat,
+        "match": None,
+        "me": None,
+        "my_prompts": [],
+    }
     running = state.running_match
     if running is not None:
-        view["match"] = _match_view(state, running, viewer, reveal)
+        side = _match_side(running, viewer)
+        if match_views is None:
+            part["match"] = _match_view(running, side, reveal)
+        else:
+            view = match_views.get((side, reveal))
+            if view is None:
+                view = match_views[(side, reveal)] = _match_view(running, side, reveal)
+            part["match"] = view
     if viewer.seat is not None and viewer.seat in state.seats:
         seat = viewer.seat
-        view["me"] = {
+        part["me"] = {
             "seat": seat,
             "team": [_card(cat, c) for c in state.piles.get(team_key(seat), [])],
             "holding": list(state.piles.get(holding_key(seat), [])),
             "selection": list(state.piles.get(selection_key(seat), [])),
         }
-        view["my_prompts"] = [
+        part["my_prompts"] = [
             {"id": p.id, "kind": p.kind, "choices": p.choices, "default": p.default, "options": p.options}
             for p in state.prompts
             if p.seat == seat
         ]
     if reveal:
-        view["teams"] = {str(s): list(state.piles.get(team_key(s), [])) for s in state.seats}
-        view["holdings"] = {str(s): list(state.piles.get(holding_key(s), [])) for s in state.seats}
+        part["teams"] = {str(s): list(state.piles.get(team_key(s), [])) for s in state.seats}
+        part["holdings"] = {str(s): list(state.piles.get(holding_key(s), [])) for s in state.seats}
     if viewer.host:
-        view["host"] = {
+        part["host"] = {
             "accounts": dict(state.accounts),
             "bank": state.accounts.get(BANK, 0),
             "official": {
@@ -178,7 +193,7 @@ def _personal(
             },
             "open_prompts": [{"id": p.id, "seat": p.seat, "kind": p.kind} for p in state.prompts],
         }
-    return view
+    return part
 
 
 def _match_summary(m: MatchRecord) -> dict[str, Any]:
@@ -203,14 +218,18 @@ def _side(side: Any) -> dict[str, Any] | None:
     return {"country": side.country, "seat": side.seat, "role": side.role}
 
 
-def _match_view(state: GameState, m: MatchRecord, viewer: Viewer, reveal: bool) -> dict[str, Any]:
-    fmt = get_format(m.format)
-    side = None
+def _match_side(m: MatchRecord, viewer: Viewer) -> str | None:
+    """The side of the match the viewer coaches, if any."""
     if viewer.seat is not None:
         if m.home and m.home.seat == viewer.seat:
-            side = "home"
-        elif m.away and m.away.seat == viewer.seat:
-            side = "away"
+            return "home"
+        if m.away and m.away.seat == viewer.seat:
+            return "away"
+    return None
+
+
+def _match_view(m: MatchRecord, side: str | None, reveal: bool) -> dict[str, Any]:
+    fmt = get_format(m.format)
     summary = _match_summary(m)
     summary["my_side"] = side
     summary["engine"] = fmt.view(m.engine, side, reveal_all=reveal)

@@ -1,18 +1,21 @@
 """Tell the room's sockets that the game moved on — only ever after the transaction committed.
 
-Publishing must be cheap: it follows every action. ``async_to_sync`` outside a server starts a fresh
-event loop (and thread) per call, so pushes to an out-of-process layer (Redis) go through one
-long-lived publisher loop instead; the in-process layer is skipped when this process has nobody in the
-room's group (then nobody anywhere can be listening to it).
+Publishing follows every action, so it must cost the committing thread next to nothing (issue 10,
+docs/PERFORMANCE.md): this process's own room hub is woken directly on the server's event loop, and the
+push to the other processes (the channel layer) is handed to that same loop without waiting for it. Outside
+a server (management commands, tests) one long-lived publisher loop sends it, because ``async_to_sync``
+would start a fresh event loop and thread per call. The in-process layer is skipped when this process's
+hub was woken directly: that layer reaches nobody else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -51,46 +54,87 @@ class _Publisher:
 _publisher = _Publisher()
 
 
-def _in_event_loop() -> bool:
+class LocalRooms(Protocol):
+    """This process's room hubs, as the publisher sees them (registered by tournament/realtime/hub.py)."""
+
+    def serves(self, code: str) -> bool:
+        """Whether a hub of this process, on a running server loop, holds sockets of the room."""
+        ...
+
+    def changed(self, code: str, version: int) -> None:
+        """Wake the room's hub for ``version``; callable from any thread."""
+        ...
+
+    def server_loop(self) -> asyncio.AbstractEventLoop | None:
+        """The server's event loop, once a socket has connected."""
+        ...
+
+
+local_rooms: LocalRooms | None = None
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
     try:
-        asyncio.get_running_loop()
+        return asyncio.get_running_loop()
     except RuntimeError:
-        return False
-    return True
+        return None
 
 
-def _send(code: str, message: dict[str, Any]) -> None:
+def _send(code: str, message: dict[str, Any], reached_here: bool = False) -> None:
+    """Publish ``message`` to the room's group: to the other processes (and this one, unless its hub was
+    woken directly); never waits for the layer when a server loop can send it."""
     layer = get_channel_layer()
     if layer is None:
         return
     group = room_group(code)
     try:
         if isinstance(layer, InMemoryChannelLayer):
-            if not layer.groups.get(group):
-                return
+            if reached_here or not layer.groups.get(group):
+                return  # the in-process layer reaches nobody the direct wake-up did not
             # the in-process layer's queues belong to the server's loop: asgiref runs the send there
             async_to_sync(layer.group_send)(group, message)
-        elif _in_event_loop():
-            asyncio.ensure_future(layer.group_send(group, message))  # noqa: RUF006 — fire and forget
+            return
+        running = _running_loop()
+        server = local_rooms.server_loop() if local_rooms is not None else None
+        if running is not None:
+            _spawn(layer.group_send(group, message))
+        elif server is not None and not server.is_closed():
+            # The push is the first thing the server loop does next (before this process's own fan-out,
+            # which the caller schedules after it): the other processes hear of the version at once.
+            server.call_soon_threadsafe(
+                _spawn, layer.group_send(group, message), context=contextvars.Context()
+            )
         else:
             _publisher.run(layer.group_send(group, message))
     except Exception:  # a lost push is harmless: hubs poll and clients resync by sequence number
         log.warning("push to room %s failed", code, exc_info=True)
 
 
-# Callables (code, version) told first, in this process, before the channel layer carries the news to
-# the other processes: the room hub of this process registers one (no Redis round trip for its sockets).
-local_listeners: list[Callable[[str, int], None]] = []
+_tasks: set[asyncio.Future[Any]] = set()  # sends in flight (the loop keeps only weak references)
+
+
+def _spawn(coro: Coroutine[Any, Any, Any]) -> None:
+    task = asyncio.ensure_future(coro)
+    _tasks.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Future[Any]) -> None:
+    _tasks.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("push failed: %s", task.exception())
 
 
 def game_changed(code: str, version: int, last_seq: int) -> None:
     """Broadcast the new version; each socket renders its own viewer's projection of it."""
-    for listener in local_listeners:
+    rooms = local_rooms
+    here = rooms is not None and rooms.serves(code)
+    _send(code, {"type": "game.changed", "version": version, "seq": last_seq}, reached_here=here)
+    if here:
         try:
-            listener(code, version)
+            rooms.changed(code, version)  # type: ignore[union-attr]
         except Exception:
             log.warning("local push to room %s failed", code, exc_info=True)
-    _send(code, {"type": "game.changed", "version": version, "seq": last_seq})
 
 
 def host_alert(code: str, message: str) -> None:

@@ -30,13 +30,14 @@ class _FakeHub:
 
 
 async def test_a_hub_woken_from_the_database_thread_can_read_the_database():
+    registered = notify.local_rooms
     hubs = Hubs()
     try:
         hub = _FakeHub()
         hubs._hubs["room1"] = hub  # type: ignore[assignment]
         hubs._loop = asyncio.get_running_loop()
-        await db(hubs._changed_here, "room1", 7)  # as an on_commit hook runs, on the database thread
+        await db(hubs.changed, "room1", 7)  # as an on_commit hook runs, on the database thread
         assert await asyncio.wait_for(hub.outcome, 5) == "read"
         assert hub._hint == 7
     finally:
-        notify.local_listeners.remove(hubs._changed_here)
+        notify.local_rooms = registered
