@@ -144,7 +144,10 @@ class Driver:
         timeout = absence_timeout()
         poll = max(0.2, min(5.0, timeout / 4))
         opened: float | None = None
+        wait = poll  # the first look waits too: most decisions are taken long before it (no query then)
         while True:
+            await asyncio.sleep(wait)
+            wait = poll
             since = await db(absent_since, game_id=snap.game_id, seat=seat)
             if since is not None:
                 if opened is None:
@@ -152,9 +155,7 @@ class Driver:
                 due = max(since, opened) + timeout
                 if time.time() >= due:
                     break
-                await asyncio.sleep(min(poll, max(0.05, due - time.time())))
-            else:
-                await asyncio.sleep(poll)
+                wait = min(poll, max(0.05, due - time.time()))
         await self._submit(
             snap.code,
             Actor("system"),

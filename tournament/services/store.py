@@ -129,7 +129,14 @@ class _RecentEvents:
             buf = self._data.get(game_id)
             if not buf or buf[0]["seq"] > after_seq + 1 or buf[-1]["seq"] < upto_seq:
                 return None
-            return [e for e in buf if after_seq < e["seq"] <= upto_seq]
+            found = []
+            for e in reversed(buf):  # the wanted events are the newest few of up to 512
+                if e["seq"] <= after_seq:
+                    break
+                if e["seq"] <= upto_seq:
+                    found.append(e)
+            found.reverse()
+            return found
 
 
 recent_events = _RecentEvents()
