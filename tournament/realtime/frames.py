@@ -6,6 +6,7 @@ Two formats share every frame kind: ``json`` (the documented protocol, docs/PROT
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -27,13 +28,20 @@ _JSON_OPTIONS = orjson.OPT_NON_STR_KEYS  # like json.dumps: integer keys become 
 
 
 def encode_bytes(obj: Any) -> bytes:
-    """Compact UTF-8 JSON (orjson: several times faster than the standard library on our views)."""
-    return orjson.dumps(obj, option=_JSON_OPTIONS)
+    """Compact UTF-8 JSON (orjson: several times faster than the standard library on our views).
+
+    What orjson refuses but JSON allows — an integer beyond 64 bits, echoed from a client's own frame —
+    is encoded by the standard library, so nothing that encoded before fails now.
+    """
+    try:
+        return orjson.dumps(obj, option=_JSON_OPTIONS)
+    except orjson.JSONEncodeError:
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def encode(obj: Any) -> str:
     """Compact JSON text, encoded once per projection and shared by every socket of it."""
-    return orjson.dumps(obj, option=_JSON_OPTIONS).decode()
+    return encode_bytes(obj).decode()
 
 
 def raw_events(game_id: int, after_seq: int, upto_seq: int) -> list[dict[str, Any]]:

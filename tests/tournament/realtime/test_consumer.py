@@ -155,3 +155,20 @@ async def test_delta_clients_rebuild_exactly_the_full_view():
         )
     await full_client.disconnect()
     await delta_client.disconnect()
+
+
+async def test_numbers_beyond_64_bits_in_a_frame_are_answered_and_the_socket_lives_on():
+    """Frames are encoded with orjson, which refuses integers beyond 64 bits that JSON allows: a client
+    that asks to resync from such an event number still gets its catch-up and the state (found by the
+    fuzzer, tests/reliability/test_fuzz.py)."""
+    room = await database_sync_to_async(_room)()
+    comm = await _connect(room.code, "?format=json")
+    state = await _recv(comm)
+    await comm.send_to(text_data=json.dumps({"type": "sync", "since": 2**64}))
+    caught_up = await _recv(comm)
+    assert caught_up == {"type": "events", "seq": 2**64, "events": []}
+    again = await _recv(comm)
+    assert again["type"] == "state" and again["version"] == state["version"]
+    await comm.send_to(text_data=json.dumps({"type": "ping"}))
+    assert await _recv(comm) == {"type": "pong"}
+    await comm.disconnect()
