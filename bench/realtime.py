@@ -78,6 +78,7 @@ from bench.common import (  # noqa: E402
 )
 
 ROUND_TIMEOUT = 10.0  # seconds one action may take to reach every client before it is given up
+CONNECT_TIMEOUT = 30.0  # seconds a websocket handshake may take
 RUN_LIMIT = 600.0  # seconds one measured loop may last
 ACK_EVERY = 8
 RATE_BURST, RATE_PER_SECOND = 12, 3.8  # just under the server's 12 / 4 per second
@@ -152,7 +153,7 @@ class Client:
             self.url,
             extra_headers={"Origin": "http://127.0.0.1"},
             max_frame_size=2**22,
-            websocket_handshake_timeout=30,
+            websocket_handshake_timeout=CONNECT_TIMEOUT,
         )
         if self.token:
             self._send({"type": "hello", "token": self.token})
@@ -246,12 +247,12 @@ class Bench:
         # (an early hub dropped sockets that joined during it; connecting this way measures both alike).
         first = self.clients[0]
         await first.connect()
-        await asyncio.wait_for(first.ready.wait(), 30)
+        await asyncio.wait_for(first.ready.wait(), CONNECT_TIMEOUT)
         rest = self.clients[1:]
         for i in range(0, len(rest), batch):
             group = rest[i : i + batch]
             await asyncio.gather(*(c.connect() for c in group))
-        await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in self.clients)), 60)
+        await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in self.clients)), 2 * CONNECT_TIMEOUT)
         await self.settle()
 
     async def settle(self, quiet: float = 0.3, limit: float = 20) -> None:

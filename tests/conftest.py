@@ -473,14 +473,55 @@ def manage() -> Callable[..., subprocess.CompletedProcess[str]]:
     return run
 
 
+ASGI_APP = "magicfootball.asgi:application"
+
+
+def server_command(port: int, server: str = "daphne") -> list[str]:
+    """The command that serves the project on 127.0.0.1:``port``: daphne (the default, ``make run``) or
+    uvicorn as docker-compose.yml runs it."""
+    if server == "uvicorn":
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            ASGI_APP,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            *UVICORN_OPTIONS,
+        ]
+    if server != "daphne":
+        raise ValueError(f"unknown server {server!r}")
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP]
+
+
+# docker-compose.yml's web command uses the same options (tests/infra/test_compose.py checks it)
+UVICORN_OPTIONS = (
+    "--loop",
+    "uvloop",
+    "--http",
+    "httptools",
+    "--ws",
+    "websockets-sansio",
+    "--ws-max-size",
+    "1048576",
+    "--ws-per-message-deflate",
+    "false",
+    "--no-access-log",
+)
+
+
 @dataclass
 class DaphneServer:
-    """A daphne process serving the project; ``url`` ends without a slash (``http://127.0.0.1:PORT``)."""
+    """A server process (daphne, or uvicorn) serving the project; ``url`` ends without a slash
+    (``http://127.0.0.1:PORT``)."""
 
     url: str
     process: subprocess.Popen[str]
     log_path: Path
     env: dict[str, str] = field(repr=False)
+    command: list[str] = field(default_factory=list, repr=False)
 
     def log(self) -> str:
         """What the server printed so far (for assertion messages)."""
@@ -526,6 +567,7 @@ def daphne_server(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
         catalog: bool = False,
         migrate: bool = True,
         env: dict[str, str] | None = None,
+        server: str = "daphne",
     ) -> DaphneServer:
         port = free_port()
         overrides: dict[str, str | None] = {
@@ -544,32 +586,27 @@ def daphne_server(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
         child_env = subprocess_env(**overrides)
         with log_path.open("w") as log:
             process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "magicfootball.asgi:application",
-                ],
+                server_command(port, server),
                 cwd=ROOT,
                 env=child_env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 text=True,
             )
-        server = DaphneServer(
-            url=f"http://127.0.0.1:{port}", process=process, log_path=log_path, env=child_env
+        started = DaphneServer(
+            url=f"http://127.0.0.1:{port}",
+            process=process,
+            log_path=log_path,
+            env=child_env,
+            command=server_command(port, server),
         )
-        servers.append(server)
+        servers.append(started)
         try:
-            wait_for_http(server.url + "/healthz", process)
+            wait_for_http(started.url + "/healthz", process)
         except (TimeoutError, RuntimeError) as exc:
-            server.stop()
-            pytest.fail(f"daphne did not start: {exc}\n--- log\n{server.log()}", pytrace=False)
-        return server
+            started.stop()
+            pytest.fail(f"{server} did not start: {exc}\n--- log\n{started.log()}", pytrace=False)
+        return started
 
     yield start
     for server in servers:

@@ -66,7 +66,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     # No channel per socket: the room's hub holds one subscription per process and fans out.
     channel_layer_alias = "__no_layer__"
-    proto: Any = None  # daphne's websocket protocol, once accepted (tournament/realtime/wire.py)
+    writer: wire.Writer | None = None  # the server's socket, once accepted (tournament/realtime/wire.py)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' consumer loop without a channel layer to wait on beside the socket.
@@ -103,7 +103,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.joined = False
         self.hub: Any = None
         await self.accept()
-        self.proto = wire.protocol_of(self.base_send)  # daphne's socket: shared frames are written directly
+        self.writer = wire.writer_of(self.base_send)  # the server's socket: frames are written directly
         try:
             game = await db(game_by_code, self.code)
         except RulesError as exc:
@@ -141,25 +141,38 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     # ------------------------------------------------------------------ delivery (called by the hub)
-    async def deliver(self, frame: str, seq: int, version: int | None = None) -> None:
-        """Send now, or hold only the newest frame while the client is behind on acknowledgements.
+    def push(self, frame: str, seq: int, version: int | None = None) -> bool:
+        """Write now, or hold back only the newest frame while the client is behind on acknowledgements,
+        without awaiting anything; False when only the ASGI ``send`` can write (then ``deliver``).
 
         ``version`` is the view version a full frame carries (it becomes the base of later deltas).
         """
         if self.unacked >= WINDOW:
             self.held = (frame, seq, version)
-            return
+            return True
+        if self.writer is None:
+            return False
+        self._count(seq, version)
+        self.writer(wire.wire_of(frame))  # False: the socket is closing, the frame has nowhere to go
+        return True
+
+    async def deliver(self, frame: str, seq: int, version: int | None = None) -> None:
+        """``push``, through the ASGI ``send`` where there is no direct writer (other servers, tests)."""
+        if not self.push(frame, seq, version):
+            self._count(seq, version)
+            await self.send(text_data=frame)
+
+    def _count(self, seq: int, version: int | None) -> None:
         self.unacked += 1
         if seq >= 0:
             self.last_sent_seq = max(self.last_sent_seq, seq)
         if version is not None:
             self.seen_version = version
-        await self.send_frame(frame)
 
     async def send_frame(self, frame: str) -> None:
-        """Write a frame to this socket: straight to daphne's socket when there is one (framed once, for
-        the hub's shared frames), else through the ASGI ``send``. Order is kept either way."""
-        if self.proto is not None and wire.write(self.proto, wire.wire_of(frame)):
+        """Write a frame to this socket: straight to the server's socket when there is one (framed once,
+        for the hub's shared frames), else through the ASGI ``send``. Order is kept either way."""
+        if self.writer is not None and self.writer(wire.wire_of(frame)):
             return
         await self.send(text_data=frame)
 

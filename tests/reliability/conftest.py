@@ -19,7 +19,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -132,12 +131,14 @@ def session_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisSer
 # ----------------------------------------------------------------------------------------- daphne
 @dataclass
 class LiveServer:
-    """A daphne process serving the project on a fixed port; can be killed and restarted there."""
+    """A server process (daphne, or uvicorn) serving the project on a fixed port; can be killed and
+    restarted there with the same command."""
 
     port: int
     env: dict[str, str]
     log_path: Path
     process: subprocess.Popen[str] | None
+    command: list[str]
     started: list[subprocess.Popen[str]] = field(default_factory=list)
 
     @property
@@ -162,16 +163,7 @@ class LiveServer:
             log.write(f"\n===== restart at {time.strftime('%H:%M:%S')} =====\n")
             log.flush()
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(self.port),
-                    "magicfootball.asgi:application",
-                ],
+                self.command,
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
@@ -182,7 +174,7 @@ class LiveServer:
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited with {self.process.returncode}:\n{self.log()[-3000:]}")
+                raise RuntimeError(f"server exited with {self.process.returncode}:\n{self.log()[-3000:]}")
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=2) as response:
                     if response.status == 200:
@@ -190,7 +182,7 @@ class LiveServer:
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise TimeoutError(f"daphne did not come back within {timeout} s")
+                raise TimeoutError(f"the server did not come back within {timeout} s")
             time.sleep(0.1)
 
     def stop(self) -> None:
@@ -222,7 +214,11 @@ def daphne_live(daphne_server: Callable[..., Any]) -> Iterator[Callable[..., Liv
         env = {"BOT_DELAY": "0.05", **(kwargs.pop("env", None) or {})}
         srv = daphne_server(env=env, **kwargs)
         live = LiveServer(
-            port=int(srv.url.rsplit(":", 1)[1]), env=srv.env, log_path=srv.log_path, process=srv.process
+            port=int(srv.url.rsplit(":", 1)[1]),
+            env=srv.env,
+            log_path=srv.log_path,
+            process=srv.process,
+            command=srv.command,
         )
         servers.append(live)
         return live

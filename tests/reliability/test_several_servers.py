@@ -1,8 +1,10 @@
-"""Several servers (issue 8): two daphne processes on different ports share PostgreSQL and Redis; a
+"""Several servers (issue 8): two server processes on different ports share PostgreSQL and Redis; a
 client on one sees, in order, every action made through the other.
 
 This is what ``docker compose up --scale web=N`` runs behind the proxy (README, "Deployment"): every
 replica reads games from the same database and publishes "version v exists" through the same Redis.
+The replicas are daphne (``make run``) or uvicorn (docker-compose.yml), also mixed: each one's direct
+frame writer (tournament/realtime/wire.py) serves protocol clients, the host console and a room page.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from asgiref.sync import sync_to_async
 from rel_client import ProtocolClient
 from rel_play import assert_converged, play
@@ -29,12 +32,15 @@ def _action_ranges(code: str) -> list[tuple[str, int, int]]:
     )
 
 
+@pytest.mark.parametrize(
+    ("watching", "acting"), [("daphne", "daphne"), ("uvicorn", "daphne"), ("daphne", "uvicorn")]
+)
 def test_a_client_on_one_server_sees_every_action_made_through_the_other_in_order(
-    pg_catalog_default: str, session_redis: Any, daphne_live: Any, game_room: Any
+    watching: str, acting: str, pg_catalog_default: str, session_redis: Any, daphne_live: Any, game_room: Any
 ) -> None:
     room = game_room(humans=3, bots=2)  # bots: both servers' drivers decide for them (harmless twice)
-    a = daphne_live(database_url=pg_catalog_default, redis_url=session_redis.url)
-    b = daphne_live(database_url=pg_catalog_default, redis_url=session_redis.url)
+    a = daphne_live(database_url=pg_catalog_default, redis_url=session_redis.url, server=watching)
+    b = daphne_live(database_url=pg_catalog_default, redis_url=session_redis.url, server=acting)
     assert a.port != b.port
 
     async def scenario() -> None:

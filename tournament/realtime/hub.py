@@ -49,6 +49,11 @@ class Socket(Protocol):
     viewer: Viewer
     fmt: str
 
+    def push(self, frame: str, seq: int, version: int | None = None) -> bool:
+        """Write a frame now, or hold it back under back-pressure, without awaiting; False when the
+        socket can only be written through ``deliver``."""
+        ...
+
     async def deliver(self, frame: str, seq: int, version: int | None = None) -> None:
         """Write a frame now, or hold it back under back-pressure (never waits on the network)."""
         ...
@@ -275,7 +280,8 @@ class RoomHub:
                 frame = wire.Frame(await _render(current, members[0].viewer, fmt))
                 current.frames[(key, fmt)] = frame
             for sock in members:
-                await sock.deliver(frame, snap.last_seq)
+                if not sock.push(frame, snap.last_seq):
+                    await sock.deliver(frame, snap.last_seq)
         self._previous = None  # the next version's deltas start from this one
 
     async def _fan_out_json(self, current: Rendered, key: str, fmt: str, members: list[Socket]) -> None:
@@ -286,10 +292,10 @@ class RoomHub:
         base = version.base
         delta = version.delta(key, viewer) if fmt == "jsond" else None
         for sock in members:
-            if delta is not None and sock.takes_delta(base):  # type: ignore[arg-type]
-                await sock.deliver(delta, snap.last_seq, snap.version)
-            else:
-                await sock.deliver(version.full(key, viewer), snap.last_seq, snap.version)
+            takes = delta is not None and sock.takes_delta(base)  # type: ignore[arg-type]
+            frame = delta if takes else version.full(key, viewer)
+            if not sock.push(frame, snap.last_seq, snap.version):
+                await sock.deliver(frame, snap.last_seq, snap.version)
 
     async def _broadcast_alert(self, message: str) -> None:
         for sock in list(self.sockets):

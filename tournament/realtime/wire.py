@@ -1,18 +1,24 @@
 """Writing one pre-encoded websocket frame to many sockets cheaply (issue 10, docs/PERFORMANCE.md).
 
-The textbook path for every socket and every frame is: consumer ``send`` → session middleware → daphne's
-``handle_reply`` → autobahn frames the payload → Twisted buffers it, registers a writer with the event
-loop, and writes on the next loop turn. For a frame that hundreds of sockets share, we frame the payload
-once (a server-to-client text frame is just a header plus the UTF-8 bytes, never masked) and hand the
-same bytes straight to each socket, falling back on Twisted's buffer only when the kernel cannot take
-them at once. Under any other server (or in tests with Channels' communicator) the normal ASGI send is
-used, so behaviour is identical; only the cost differs.
+The textbook path for every socket and every frame is: consumer ``send`` → session middleware → the
+server's websocket protocol frames the payload → the transport writes it. For a frame that hundreds of
+sockets share, we frame the payload once (a server-to-client text frame is just a header plus the UTF-8
+bytes, never masked) and hand the same bytes straight to each socket's transport:
+
+- under daphne, to the socket itself when Twisted has nothing buffered for it (else through Twisted's
+  ordered buffer);
+- under uvicorn (``websockets-sansio``), to its asyncio transport, which every frame of that protocol
+  goes through in one write, so order is kept.
+
+Under any other server (or in tests with Channels' communicator) the normal ASGI send is used, so
+behaviour is identical; only the cost differs.
 """
 
 from __future__ import annotations
 
 import functools
 import struct
+from collections.abc import Callable
 from typing import Any
 
 
@@ -55,27 +61,34 @@ def wire_of(frame: str) -> bytes:
     return websocket_frame(frame.encode("utf-8"))
 
 
-def protocol_of(send: Any) -> Any | None:
-    """daphne's websocket protocol behind a consumer's ``base_send``, or None when it cannot be found.
+Writer = Callable[[bytes], bool]
 
-    Channels' session middleware wraps daphne's ``partial(Server.handle_reply, protocol)``; anything
-    else (another ASGI server, a test communicator) is left alone.
+
+def writer_of(send: Any) -> Writer | None:
+    """A direct writer for the websocket behind a consumer's ``base_send`` (daphne's or uvicorn's), or
+    None when the server is another (the ASGI ``send`` is used then).
+
+    Channels' session middleware wraps the server's send; each wrapper keeps the next as ``real_send``.
     """
     for _ in range(4):
-        if isinstance(send, functools.partial):
+        if isinstance(send, functools.partial):  # daphne: partial(Server.handle_reply, protocol)
             if getattr(send.func, "__name__", "") == "handle_reply" and send.args:
                 proto = send.args[0]
                 if hasattr(proto, "sendMessage") and hasattr(proto, "transport"):
-                    return proto
+                    return functools.partial(_write_daphne, proto)
             return None
         owner = getattr(send, "__self__", None)
+        if owner is not None and type(owner).__name__ == "WebSocketsSansIOProtocol":  # uvicorn
+            if hasattr(owner, "conn") and hasattr(owner, "transport"):
+                return functools.partial(_write_uvicorn, owner)
+            return None
         send = getattr(owner, "real_send", None)
         if send is None:
             return None
     return None
 
 
-def write(proto: Any, data: bytes) -> bool:
+def _write_daphne(proto: Any, data: bytes) -> bool:
     """Write a framed message to an open daphne websocket; False if the socket is not open.
 
     When Twisted has nothing buffered for the socket, the bytes go to the kernel at once; whatever the
@@ -103,3 +116,20 @@ def write(proto: Any, data: bytes) -> bool:
         data = data[sent:]
     transport.write(data)
     return True
+
+
+def _write_uvicorn(proto: Any, data: bytes) -> bool:
+    """Write a framed message to an open uvicorn (websockets-sansio) socket; False if it is not open."""
+    transport = proto.transport
+    if proto.conn.state is not _OPEN or proto.close_sent or transport is None or transport.is_closing():
+        return False
+    transport.write(data)  # asyncio writes at once what the kernel takes and buffers the rest, in order
+    return True
+
+
+try:
+    from websockets.protocol import State as _State
+
+    _OPEN: Any = _State.OPEN
+except ImportError:  # no websockets package: uvicorn's sans-I/O protocol cannot be running either
+    _OPEN = object()
