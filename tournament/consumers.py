@@ -87,10 +87,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.fmt = "html" if query.get("format") == ["html"] else "json"
-        if self.fmt == "json" and query.get("delta") == ["1"]:
-            self.fmt = "jsond"  # updates carry only the changed parts of the view (docs/PROTOCOL.md)
         if self.fmt == "html":  # HTML frames are rendered in the page's language (one render per language)
             self.fmt = html_format(query.get("lang", [""])[0])
+        # updates may carry only what changed since the version this socket holds (docs/PROTOCOL.md): the
+        # client asks for it, so a page running an older script (cached) never gets what it cannot apply
+        self.deltas = query.get("delta") == ["1"]
         self.watch = query.get("as") == ["spectator"]  # watch only, even with credentials
         self.identity = Identity()
         self.viewer = Viewer()
@@ -177,9 +178,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=frame)
 
     def takes_delta(self, base: int) -> bool:
-        """A delta is written only to a socket that holds its base and will not hold it back (a held frame
-        replaces older ones, so it must be complete)."""
-        return self.unacked < WINDOW and self.seen_version == base
+        """A delta is written only to a socket that asked for deltas, holds their base and will not hold it
+        back (a held frame replaces older ones, so it must be complete)."""
+        return self.deltas and self.unacked < WINDOW and self.seen_version == base
 
     async def _release_held(self) -> None:
         if self.held is not None and self.unacked < WINDOW:
@@ -337,7 +338,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._error(RulesError("server_error"))
             return
         snap = hub.current.snap
-        if self.fmt in ("json", "jsond"):
+        if self.fmt == "json":
             after = since
             while True:
                 upto = max(after, min(snap.last_seq, after + SYNC_PAGE))

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils import formats
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 
 from cards.catalog import Catalog, get_catalog
 from tournament.rules.state import GameState
@@ -150,22 +150,41 @@ def money_card_text(cat: Catalog, card: Any) -> str:
     return mc.text_nl if reading_dutch() else mc.text_en
 
 
-def square_kind_label(kind: str) -> str:
-    """The name of a square kind."""
-    labels = {
-        "start": pgettext("square", "Start"),
-        "training": pgettext("square", "Training"),
-        "credit": pgettext("square", "Credit"),
-        "debet": pgettext("square", "Debet"),
-        "field": pgettext("square", "Field player"),
-        "keeper": pgettext("square", "Keeper"),
-        "luck": pgettext("square", "Luck"),
-        "risk": pgettext("square", "Risk"),
-        "country": pgettext("square", "Country"),
-        "match": pgettext("square", "Match"),
-        "money": pgettext("square", "Money"),
+class Labels:
+    """Translatable labels by key, each translated once per language: pages draw them by the hundred
+    (every square of the board on every render), and a Django translation lookup is not free."""
+
+    def __init__(self, table: dict[str, Any], default: Any = None) -> None:
+        self._table = table  # key -> lazy translation (extracted by makemessages as usual)
+        self._default = default  # for unknown keys (lazy too); None: the key itself
+        self._done: dict[tuple[str, str], str] = {}
+
+    def __call__(self, key: str) -> str:
+        """The label of ``key`` in the active language."""
+        lang_key = (get_language() or "", key)
+        label = self._done.get(lang_key)
+        if label is None:
+            lazy = self._table.get(key, self._default)
+            label = self._done[lang_key] = str(lazy) if lazy is not None else key
+        return label
+
+
+square_kind_label = Labels(
+    {
+        "start": pgettext_lazy("square", "Start"),
+        "training": pgettext_lazy("square", "Training"),
+        "credit": pgettext_lazy("square", "Credit"),
+        "debet": pgettext_lazy("square", "Debet"),
+        "field": pgettext_lazy("square", "Field player"),
+        "keeper": pgettext_lazy("square", "Keeper"),
+        "luck": pgettext_lazy("square", "Luck"),
+        "risk": pgettext_lazy("square", "Risk"),
+        "country": pgettext_lazy("square", "Country"),
+        "match": pgettext_lazy("square", "Match"),
+        "money": pgettext_lazy("square", "Money"),
     }
-    return labels.get(kind, kind)
+)
+"""The name of a square kind."""
 
 
 def square_label(ctx: LogContext, index: Any) -> str:

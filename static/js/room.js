@@ -7,6 +7,8 @@
  *     version never fight), toasts always show;
  *   - new log lines are prepended by id, ids the page already has are skipped (a frame applied twice
  *     changes nothing);
+ *   - a frame may carry only the parts that changed since the version in data-base: it is applied only
+ *     on top of that version, else the page asks for a full render;
  *   - a gap in event numbers asks the server for a full render ({"type":"sync"}); every 8 frames the
  *     page acknowledges ({"type":"ack"}, back-pressure); a lost socket reconnects with backoff and the
  *     server answers every new connection with a full render;
@@ -34,7 +36,9 @@
   function connect() {
     var path = room.getAttribute("data-ws");
     if (!path || !window.WebSocket) return;
-    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+    // delta=1: this script applies frames of changed parts only (checking their data-base)
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path +
+      (path.indexOf("?") < 0 ? "?" : "&") + "delta=1";
     socket = new WebSocket(url);
     socket.onopen = function () {
       retry = 0; frames = 0; showConn(false);
@@ -92,6 +96,7 @@
       version: +el.getAttribute("data-version"),
       seq: +el.getAttribute("data-seq"),
       firstSeq: +el.getAttribute("data-first-seq"),
+      base: el.hasAttribute("data-base") ? +el.getAttribute("data-base") : null,
       full: el.getAttribute("data-full") === "1",
       status: el.getAttribute("data-status") || "",
       phase: el.getAttribute("data-phase") || "",
@@ -130,6 +135,11 @@
     var info = readSync(syncEl, false);
     var newer = info.version > state.version;
     if (!newer && !(info.full && (state.awaitingSync || info.version === state.version && opts.force))) return false;
+    // a frame with only the parts that changed since data-base fits only a page showing that version
+    if (info.base !== null && info.base !== state.version) {
+      if (!state.awaitingSync) requestSync();
+      return false;
+    }
     var gap = !info.full && info.firstSeq > state.seq + 1;
     prefilter(frag);
     var kept = keepDirtyForms();

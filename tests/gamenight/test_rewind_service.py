@@ -12,7 +12,7 @@ from nightkit import hidden_cards, new_room, play, post, start, state_of, versio
 
 from cards.models import Match
 from tournament.models import ActionRecord, Event, Game, LedgerEntry
-from tournament.realtime import frames
+from tournament.realtime import frames, html
 from tournament.rules.events import Actor
 from tournament.rules.projection import Viewer
 from tournament.rules.state import BANK, BANK_RESERVE
@@ -176,9 +176,10 @@ def test_the_reshuffled_piles_are_stored_and_no_hidden_card_reaches_a_frame():
     viewers = [Viewer(), Viewer(host=True, seat=1), *(Viewer(seat=s) for s in after.seats)]
     for viewer in viewers:
         for fmt in ("json", "html.en"):
+            update = frames.json_update if fmt == "json" else html.update_renderer(fmt)
             texts = [
                 frames.initial_frame(snap, viewer, fmt),
-                frames.update_renderer(fmt)(snap, viewer, events, result.first_seq),
+                update(snap, viewer, events, result.first_seq),
             ]
             private = (
                 Event.objects.filter(game=game)

@@ -7,7 +7,6 @@ Two formats share every frame kind: ``json`` (the documented protocol, docs/PROT
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -18,8 +17,6 @@ from tournament.realtime.wire import Frame
 from tournament.rules.projection import Viewer, personal_part, public_part
 from tournament.selectors import event_visible, recent_events_for, view_for
 from tournament.services.store import Snapshot
-
-Renderer = Callable[[Snapshot, Viewer, list[dict[str, Any]], int], str]
 
 INITIAL_LOG = 60  # events sent with a full state
 
@@ -123,8 +120,8 @@ class VersionFrames:
         """The whole view (``view_for``) as a dict, for renderers that need it."""
         return {**self.public, **self.personal(key, viewer)}
 
-    def full(self, key: str, viewer: Viewer) -> Frame:
-        """The full ``update`` frame for ``viewer``."""
+    def full(self, key: str, viewer: Viewer, fmt: str = "json") -> Frame:
+        """The full ``update`` frame for ``viewer`` (``fmt``: as ``VersionPages.full``, always JSON here)."""
         frame = self._frames.get((key, "full"))
         if frame is None:
             snap = self.snap
@@ -141,11 +138,10 @@ class VersionFrames:
             )
         return frame
 
-    def delta(self, key: str, viewer: Viewer) -> Frame | None:
-        """The ``update`` frame with only what changed since ``base`` (None when there is no base)."""
+    def delta(self, key: str, viewer: Viewer, fmt: str = "json") -> Frame:
+        """The ``update`` frame with only what changed since ``base`` (there must be one)."""
         previous = self.previous
-        if previous is None:
-            return None
+        assert previous is not None, "no base version: send the full frame"
         frame = self._frames.get((key, "delta"))
         if frame is None:
             personal = self.personal(key, viewer)
@@ -207,16 +203,6 @@ def json_initial(snap: Snapshot, viewer: Viewer) -> str:
             "events": recent_events_for(snap.game_id, viewer, INITIAL_LOG),
         }
     )
-
-
-def update_renderer(fmt: str) -> Renderer:
-    """The update renderer of a wire format (``html.<lang>``: HTML frames in that language)."""
-    if fmt.startswith("html"):
-        from tournament.realtime import html
-
-        return html.update_renderer(fmt)
-    # "jsond" (deltas) renders its full frames like "json"
-    return json_update
 
 
 def initial_frame(snap: Snapshot, viewer: Viewer, fmt: str) -> str:

@@ -6,6 +6,13 @@ twice changes nothing. New log lines are prepended by id (``log-<seq>``); the br
 The same frames answer the pages' htmx POSTs (``tournament/views/act.py``) and the websocket pushes
 (``tournament/realtime/hub.py``), and ``static/js/room.js`` applies both the same way.
 
+The room hub renders a version for all its pages at once (``VersionPages``, issue 10): what every viewer
+sees alike (the board, the bracket) is prepared once, a region whose inputs did not change since the
+previous version (or that another page of this version already rendered with the same inputs) is not
+rendered again, and a page that holds the previous version gets only the regions that changed
+(``data-base`` on ``#sync``; ``static/js/room.js`` asks for a full render when it does not hold that
+base).
+
 Render functions depend only on (snapshot, viewer, events) and the active language — never on a request:
 no CSRF token (it sits on ``<body>`` once), no per-socket data. The language is chosen per socket from the
 ``lang`` query parameter of the websocket URL (``tournament/consumers.py`` folds it into the wire format
@@ -14,8 +21,11 @@ no CSRF token (it sits on ``<body>`` once), no per-socket data. The language is 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -24,7 +34,8 @@ from django.utils.translation import gettext
 from cards.catalog import get_catalog
 from tournament import eventlog
 from tournament.models import LedgerEntry
-from tournament.rules.projection import Viewer
+from tournament.realtime.wire import Frame
+from tournament.rules.projection import SPECTATOR, Viewer
 from tournament.selectors import event_visible, recent_events_for, view_for
 from tournament.services.store import Snapshot
 from tournament.views import present
@@ -48,15 +59,21 @@ def room_context(
     *,
     full: bool,
     ledger: list[dict[str, Any]] | None = None,
+    view: dict[str, Any] | None = None,
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the room partials draw for one viewer at one version.
 
     ``events`` are the viewer's visible events: the batch since the last frame for an update, the recent
     log for a full render. ``ledger`` (host viewers only) are the ledger rows to show: all of them for a
-    full render, the new ones for an update.
+    full render, the new ones for an update. ``view`` is the viewer's projection when the caller has it;
+    ``shared`` holds what is the same for every viewer of this version (``shared_context``).
     """
     cat = get_catalog()
-    view = view_for(snap, viewer)
+    if view is None:
+        view = view_for(snap, viewer)
+    if shared is None:
+        shared = shared_context(view)
     log_ctx = eventlog.LogContext.from_state(snap.state, viewer.seat, cat)
     lines = eventlog.render(events, log_ctx)
     status = view["status"]
@@ -83,15 +100,25 @@ def room_context(
     if status == "lobby":
         ctx["lobby"] = lobby(view)
     else:
-        ctx["board"] = present.board(view, cat)
+        ctx["board"] = shared["board"]
         ctx["hand"] = present.hand(view, cat)
         ctx["prompts"] = present.prompts(view, cat)
         ctx["deciding"] = present.others_deciding(view)
         ctx["duel"] = present.duel(view, cat)
-        ctx["bracket"] = present.bracket(view, cat)
+        ctx["bracket"] = shared["bracket"]
     if viewer.host:
         ctx["host"] = host_panel(view, ledger or [])
     return ctx
+
+
+def shared_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a room context that are the same for every viewer of a version, from any viewer's
+    view (or a spectator's): the board reads only public parts of the view, the bracket the public parts
+    and the running match's number and score, which every side of the match sees alike."""
+    if view.get("status") == "lobby":
+        return {}
+    cat = get_catalog()
+    return {"board": present.board(view, cat), "bracket": present.bracket(view, cat)}
 
 
 def lobby(view: dict[str, Any]) -> dict[str, Any]:
@@ -261,23 +288,223 @@ def _account_order(key: str) -> tuple[int, int]:
 # ------------------------------------------------------------------------------------------ frames
 
 
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A part of the room pages, swapped by its element id: ``templates/tournament/partials/<name>.html``.
+
+    ``inputs`` returns everything its template reads from the context (the active language aside): two
+    contexts with equal inputs render the same HTML, so a region is rendered once per distinct inputs and
+    left out of a page's next frame when they did not change (tests/tournament/realtime/
+    test_html_regions.py checks the declarations over whole tournaments). None: the region changes with
+    every frame (the log's new lines, a prompt's forms carry the version) and is always rendered.
+    """
+
+    name: str
+    inputs: Callable[[dict[str, Any]], Any] | None = None
+
+    @property
+    def template(self) -> str:
+        return f"tournament/partials/{self.name}.html"
+
+
+SYNC = Region("sync")
+LOBBY_REGIONS = (Region("lobby_seats"), Region("lobby_side"))
+GAME_REGIONS = (
+    Region("banner", lambda c: (c["banner"], c["status"])),
+    Region("duel", lambda c: c["duel"]),
+    Region("board", lambda c: c["board"]),
+    Region(
+        "board_info",
+        lambda c: (
+            c["board"]["piles"],
+            c["board"]["markers_placed"],
+            c["board"]["markers_total"],
+            c["view"].get("phase"),
+        ),
+    ),
+    Region("players", lambda c: (c["seats"], c["view"].get("bonus_fund"))),
+    Region("prompt"),
+    Region("hand", lambda c: c["hand"]),
+    Region("log"),
+    Region("duel_feed"),
+    Region("bracket", lambda c: (c["bracket"], c["status"])),
+)
+HOST_REGIONS = tuple(
+    Region(name)
+    for name in ("host_status", "host_balances", "host_official", "host_prompts", "host_seats", "host_ledger")
+)
+
+
+def regions_of(ctx: dict[str, Any]) -> tuple[Region, ...]:
+    """The regions a context's pages show, in page order (after ``#sync`` and any toast)."""
+    regions = LOBBY_REGIONS if ctx["in_lobby"] else GAME_REGIONS
+    return regions + HOST_REGIONS if ctx.get("host") else regions
+
+
+def fingerprint(region: Region, ctx: dict[str, Any]) -> bytes | None:
+    """A region's inputs as bytes (equal inputs, equal bytes), or None: render it every time.
+
+    A ``str`` subclass (a safe string, which the template does not escape) is refused rather than taken
+    for the plain string with the same text.
+    """
+    if region.inputs is None:
+        return None
+    try:
+        return orjson.dumps(region.inputs(ctx), option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+    except TypeError:
+        return None
+
+
+class RegionCache:
+    """Rendered regions of the current and the previous version of one room, by region, language and
+    inputs: what one page rendered, the others (and the next version) reuse."""
+
+    def __init__(self) -> None:
+        self._version: int | None = None
+        self._now: dict[tuple[str, str, bytes], str] = {}
+        self._before: dict[tuple[str, str, bytes], str] = {}
+
+    def at(self, version: int) -> None:
+        """Renders for ``version`` begin: what is older than the previous version is dropped (an older
+        version rendered late, a delta's base, changes nothing)."""
+        if self._version is None or version > self._version:
+            self._before, self._now = self._now, {}
+            self._version = version
+
+    def render(self, region: Region, ctx: dict[str, Any]) -> str:
+        """The region's HTML for ``ctx`` (in the active language), rendered only if not seen already."""
+        inputs = fingerprint(region, ctx)
+        if inputs is None:
+            return render_to_string(region.template, ctx)
+        key = (region.name, translation.get_language() or "", inputs)
+        out = self._now.get(key)
+        if out is None:
+            out = self._before.get(key)
+            if out is None:
+                out = render_to_string(region.template, ctx)
+            self._now[key] = out
+        return out
+
+
+def render_regions(ctx: dict[str, Any], cache: RegionCache | None = None) -> list[tuple[str, str]]:
+    """The (name, HTML) of every region a context shows, as out-of-band partials."""
+    ctx = dict(ctx, oob=True)
+    if cache is None:
+        return [(r.name, render_to_string(r.template, ctx)) for r in regions_of(ctx)]
+    return [(r.name, cache.render(r, ctx)) for r in regions_of(ctx)]
+
+
 def render_frame(ctx: dict[str, Any], toast: str | None = None, toast_level: str = "error") -> str:
-    """A frame from a room context (optionally with a toast)."""
+    """A frame from a room context: ``#sync``, an optional toast, then every region of the page."""
     ctx = dict(ctx, oob=True, toast=toast, toast_level=toast_level)
-    return render_to_string("tournament/frame.html", ctx)
+    parts = [render_to_string(SYNC.template, ctx)]
+    if toast:
+        parts.append(render_to_string("tournament/partials/toast.html", ctx))
+    parts += [html for _name, html in render_regions(ctx)]
+    return "\n".join(parts)
 
 
 def render_update(snap: Snapshot, viewer: Viewer, events: list[dict[str, Any]], first_seq: int) -> str:
     """A new version for one projection: its partials and the events since the previous frame.
 
-    ``events`` come from the hub with their audiences; only those the viewer may see are used.
+    ``events`` come from the hub with their audiences; only those the viewer may see are used. The same
+    frame the hub sends to a page that does not hold the previous version (``VersionPages.full``).
     """
-    mine = visible(events, viewer)
-    ledger = ledger_from_events(snap, events) if viewer.host else None
-    return render_frame(room_context(snap, viewer, mine, first_seq, full=False, ledger=ledger))
+    from tournament.realtime.frames import VersionFrames
+    from tournament.realtime.hub import viewer_key
+
+    pages = VersionPages(VersionFrames(snap, events, first_seq), RegionCache())
+    return pages.full(viewer_key(viewer), viewer)
 
 
-render_update.needs_db = False  # type: ignore[attr-defined]  # everything comes from the snapshot and events
+class VersionPages:
+    """Every HTML frame of one version for the room pages (issue 10).
+
+    Contexts are built from the version's JSON parts (``frames.VersionFrames``: the public part once, a
+    personal part per viewer), what is the same for every viewer once (``shared_context``), and each
+    region through the room's ``RegionCache``. ``full`` frames bring a page up to date from anything;
+    ``delta`` frames carry ``#sync`` with ``data-base`` and only the regions whose HTML differs from the
+    previous version's, for a page that holds that version.
+    """
+
+    def __init__(self, json: Any, cache: RegionCache, previous: VersionPages | None = None) -> None:
+        self.json = json  # frames.VersionFrames of this version (its previous is this one's base)
+        self.cache = cache
+        self.previous = previous if previous is not None and previous.version < self.version else None
+        if previous is not None:
+            previous.previous = None  # nothing older is needed: the chain is cut here
+        self._shared: dict[str, dict[str, Any]] = {}  # by language
+        self._contexts: dict[tuple[str, bool], dict[str, Any]] = {}
+        self._regions: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._frames: dict[tuple[str, str, str], Frame] = {}
+
+    @property
+    def version(self) -> int:
+        return self.json.snap.version
+
+    @property
+    def base(self) -> int | None:
+        """The version this version's deltas apply to."""
+        return self.previous.version if self.previous is not None else None
+
+    def full(self, key: str, viewer: Viewer, fmt: str = "") -> Frame:
+        """The frame with every region (what ``render_update`` returns); ``fmt`` ``html.<lang>``, by default
+        the active language."""
+        return self._frame(key, viewer, fmt or html_format(translation.get_language() or ""), delta=False)
+
+    def delta(self, key: str, viewer: Viewer, fmt: str = "") -> Frame:
+        """The frame with the regions that changed since ``base`` (there must be one)."""
+        assert self.previous is not None, "no base version: send the full frame"
+        return self._frame(key, viewer, fmt or html_format(translation.get_language() or ""), delta=True)
+
+    def _frame(self, key: str, viewer: Viewer, fmt: str, delta: bool) -> Frame:
+        frame = self._frames.get((key, fmt, "delta" if delta else "full"))
+        if frame is None:
+            with translation.override(language_of(fmt)):
+                ctx = dict(self._context(key, viewer), oob=True)
+                regions = self.regions(key, viewer, fmt)
+                if delta:
+                    assert self.previous is not None
+                    before = dict(self.previous.regions(key, viewer, fmt))
+                    regions = [(name, out) for name, out in regions if out and before.get(name) != out]
+                    ctx["base"] = self.previous.version
+                sync = render_to_string(SYNC.template, ctx)
+            frame = Frame("\n".join([sync, *(out for _name, out in regions if out)]))
+            self._frames[(key, fmt, "delta" if delta else "full")] = frame
+        return frame
+
+    def regions(self, key: str, viewer: Viewer, fmt: str) -> list[tuple[str, str]]:
+        """(name, HTML) of every region of this viewer's pages in the language of ``fmt``."""
+        found = self._regions.get((key, fmt))
+        if found is None:
+            with translation.override(language_of(fmt)):
+                self.cache.at(self.version)
+                found = self._regions[(key, fmt)] = render_regions(self._context(key, viewer), self.cache)
+        return found
+
+    def _context(self, key: str, viewer: Viewer) -> dict[str, Any]:
+        lang_key = (key, translation.get_language() or "")
+        ctx = self._contexts.get(lang_key)
+        if ctx is None:
+            json = self.json
+            snap = json.snap
+            shared = self._shared.get(lang_key[1])
+            if shared is None:
+                shared = self._shared[lang_key[1]] = shared_context(json.view("spectator", SPECTATOR))
+            events = json.events
+            ledger = ledger_from_events(snap, events) if viewer.host else None
+            ctx = room_context(
+                snap,
+                viewer,
+                visible(events, viewer),
+                json.first_seq,
+                full=False,
+                ledger=ledger,
+                view=json.view(key, viewer),
+                shared=shared,
+            )
+            self._contexts[lang_key] = ctx
+        return ctx
 
 
 def full_context(snap: Snapshot, viewer: Viewer) -> dict[str, Any]:
@@ -339,7 +566,6 @@ def update_renderer(fmt: str) -> Any:
         with translation.override(lang):
             return render_update(snap, viewer, events, first_seq)
 
-    render.needs_db = render_update.needs_db  # type: ignore[attr-defined]
     return render
 
 

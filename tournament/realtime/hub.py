@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from tournament.realtime import frames, gamenight, wire
+from tournament.realtime import frames, gamenight, html
 from tournament.realtime.db import db
 from tournament.realtime.driver import driver
 from tournament.rules.errors import RulesError
@@ -59,7 +59,8 @@ class Socket(Protocol):
         ...
 
     def takes_delta(self, base: int) -> bool:
-        """Whether a delta from version ``base`` may be written now (the socket holds ``base``)."""
+        """Whether a delta from version ``base`` may be written now (the socket asked for deltas and
+        holds ``base``)."""
         ...
 
 
@@ -79,8 +80,8 @@ class Rendered:
     snap: Snapshot
     events: list[dict[str, Any]]  # all events of the last refresh, with audiences (server-side only)
     first_seq: int
-    frames: dict[tuple[str, str], str]  # HTML frames by (viewer key, format)
     json: frames.VersionFrames | None = None  # JSON frames, built when a protocol socket needs one
+    pages: html.VersionPages | None = None  # HTML frames, built when a room page needs one
 
     def json_frames(self, previous: Rendered | None) -> frames.VersionFrames:
         """This version's JSON frames; their deltas apply to ``previous`` (the last version pushed)."""
@@ -90,6 +91,15 @@ class Rendered:
                 base = previous.json or frames.VersionFrames(previous.snap, [], previous.first_seq)
             self.json = frames.VersionFrames(self.snap, self.events, self.first_seq, base)
         return self.json
+
+    def html_pages(self, previous: Rendered | None, cache: html.RegionCache) -> html.VersionPages:
+        """This version's HTML frames; their deltas apply to ``previous`` (the last version pushed)."""
+        if self.pages is None:
+            base = None
+            if previous is not None:
+                base = previous.pages or html.VersionPages(previous.json_frames(None), cache)
+            self.pages = html.VersionPages(self.json_frames(previous), cache, base)
+        return self.pages
 
 
 class RoomHub:
@@ -104,6 +114,7 @@ class RoomHub:
         self._dirty = False
         self._hint = 0  # the newest version a push announced
         self._previous: Rendered | None = None  # the version pushed before ``current`` (deltas' base)
+        self._regions = html.RegionCache()  # room-page regions of the last two versions
         self._joining = 0  # joins in progress: the hub must not stop under them
         self._channel: str | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -258,13 +269,16 @@ class RoomHub:
             return
         first_seq = events[0]["seq"] if events else snap.last_seq + 1
         self._previous = previous
-        self.current = Rendered(snap=snap, events=events, first_seq=first_seq, frames={})
+        self.current = Rendered(snap=snap, events=events, first_seq=first_seq)
         driver.poke(snap)
         if previous is None:
             return
         await self._fan_out()
 
     async def _fan_out(self) -> None:
+        """Every socket gets its projection's frame of the new version: the delta when it holds the
+        version pushed before (JSON ``delta=1`` clients, room pages), else the full frame; one frame per
+        projection and format, shared by all its sockets."""
         current = self.current
         assert current is not None
         snap = current.snap
@@ -272,30 +286,21 @@ class RoomHub:
         for sock in list(self.sockets):
             groups.setdefault((viewer_key(sock.viewer), sock.fmt), []).append(sock)
         for (key, fmt), members in groups.items():
-            if fmt in ("json", "jsond"):
-                await self._fan_out_json(current, key, fmt, members)
-                continue
-            frame = current.frames.get((key, fmt))
-            if frame is None:
-                frame = wire.Frame(await _render(current, members[0].viewer, fmt))
-                current.frames[(key, fmt)] = frame
+            viewer = members[0].viewer
+            version: frames.VersionFrames | html.VersionPages
+            if fmt == "json":
+                version = current.json_frames(self._previous)
+            else:
+                version = current.html_pages(self._previous, self._regions)
+            base = version.base
             for sock in members:
-                if not sock.push(frame, snap.last_seq):
-                    await sock.deliver(frame, snap.last_seq)
+                if base is not None and sock.takes_delta(base):
+                    frame = version.delta(key, viewer, fmt)
+                else:
+                    frame = version.full(key, viewer, fmt)
+                if not sock.push(frame, snap.last_seq, snap.version):
+                    await sock.deliver(frame, snap.last_seq, snap.version)
         self._previous = None  # the next version's deltas start from this one
-
-    async def _fan_out_json(self, current: Rendered, key: str, fmt: str, members: list[Socket]) -> None:
-        """One frame per viewer key, shared: the delta for delta clients holding its base, else the full."""
-        version = current.json_frames(self._previous)
-        snap = current.snap
-        viewer = members[0].viewer
-        base = version.base
-        delta = version.delta(key, viewer) if fmt == "jsond" else None
-        for sock in members:
-            takes = delta is not None and sock.takes_delta(base)  # type: ignore[arg-type]
-            frame = delta if takes else version.full(key, viewer)
-            if not sock.push(frame, snap.last_seq, snap.version):
-                await sock.deliver(frame, snap.last_seq, snap.version)
 
     async def _broadcast_alert(self, message: str) -> None:
         for sock in list(self.sockets):
@@ -331,13 +336,6 @@ def _load(code: str, after_seq: int | None) -> tuple[Snapshot, list[dict[str, An
     if after_seq is None or after_seq >= snap.last_seq:
         return snap, []
     return snap, frames.raw_events(snap.game_id, after_seq, snap.last_seq)
-
-
-async def _render(current: Rendered, viewer: Viewer, fmt: str) -> str:
-    renderer = frames.update_renderer(fmt)
-    if getattr(renderer, "needs_db", False):
-        return await db(renderer, current.snap, viewer, current.events, current.first_seq)
-    return renderer(current.snap, viewer, current.events, current.first_seq)
 
 
 class Hubs:

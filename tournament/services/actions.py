@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -170,16 +171,7 @@ def _act(code: str, actor: Actor, action: Any, expected_version: int | None, act
             sql.ACTION_RECORD_COLUMNS,
             [(game_id, actor.label, action_id, action, current, version, first_seq, last_seq, now)],
         )
-        pushed = [
-            {
-                "seq": first_seq + i,
-                "kind": ev.kind,
-                "payload": ev.payload,
-                "audience": list(ev.audience) if ev.audience is not None else None,
-                "actor": actor.label,
-            }
-            for i, ev in enumerate(events)
-        ]
+        pushed = pushed_events(events, first_seq, actor.label)
         transaction.on_commit(lambda: _after_commit(new_snap, pushed))
     return ActResult(version=version, first_seq=first_seq, last_seq=last_seq, events=tuple(events))
 
@@ -222,6 +214,20 @@ def _write_events(
         sql.LEDGER_COLUMNS,
         entries,
     )
+
+
+def pushed_events(events: Sequence[Ev], first_seq: int, actor: str) -> list[dict[str, Any]]:
+    """The events of one version as the fan-out reads them: numbered, with their audience."""
+    return [
+        {
+            "seq": first_seq + i,
+            "kind": ev.kind,
+            "payload": ev.payload,
+            "audience": list(ev.audience) if ev.audience is not None else None,
+            "actor": actor,
+        }
+        for i, ev in enumerate(events)
+    ]
 
 
 def _after_commit(snap: Snapshot, pushed: list[dict[str, Any]]) -> None:

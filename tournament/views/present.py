@@ -13,10 +13,11 @@ import uuid
 from typing import Any
 
 from django.templatetags.static import static
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from cards.catalog import Catalog, SquareKind
 from tournament.eventlog import (
+    Labels,
     LogLine,
     country_name,
     match_card_name,
@@ -75,9 +76,17 @@ def new_action_id() -> str:
 
 
 def flag_url(cat: Catalog, country: str | None) -> str:
-    """The vendored flag of a country."""
+    """The vendored flag of a country (its URL resolved once per process: every board draws dozens)."""
     c = cat.countries.get(country or "")
-    return static(f"{FLAG_DIR}{c.flag}.svg") if c else ""
+    if c is None:
+        return ""
+    url = _flag_urls.get(c.flag)
+    if url is None:
+        url = _flag_urls[c.flag] = static(f"{FLAG_DIR}{c.flag}.svg")
+    return url
+
+
+_flag_urls: dict[str, str] = {}
 
 
 def stars_text(n: int) -> str:
@@ -86,14 +95,15 @@ def stars_text(n: int) -> str:
     return "★" * n + "☆" * max(0, 5 - n)
 
 
-def position_label(code: str) -> str:
-    """The translated position of a player."""
-    return {
-        "GK": pgettext("position", "Keeper"),
-        "DF": pgettext("position", "Defender"),
-        "MF": pgettext("position", "Midfielder"),
-        "FW": pgettext("position", "Forward"),
-    }.get(code, code)
+position_label = Labels(
+    {
+        "GK": pgettext_lazy("position", "Keeper"),
+        "DF": pgettext_lazy("position", "Defender"),
+        "MF": pgettext_lazy("position", "Midfielder"),
+        "FW": pgettext_lazy("position", "Forward"),
+    }
+)
+"""The translated position of a player."""
 
 
 def card(cat: Catalog, card_id: str, *, with_id: bool = False, stars: int | None = None) -> dict[str, Any]:
@@ -325,21 +335,23 @@ def hand(view: dict[str, Any], cat: Catalog) -> dict[str, Any] | None:
 # ------------------------------------------------------------------------------------------ prompts
 
 
-def prompt_label(kind: str) -> str:
-    """What a participant is deciding, for everyone else."""
-    return {
-        "roll": gettext("is to roll the die"),
-        "buy": gettext("is deciding whether to buy the open card"),
-        "contract": gettext("is deciding whether to sign a contract"),
-        "luck": gettext("is choosing where to go (Luck)"),
-        "return_card": gettext("is choosing a card to give back"),
-        "discard_match": gettext("is choosing a match card to discard"),
-        "marker": gettext("is choosing what to take (Marker)"),
-        "keep_selection": gettext("is picking the team"),
-        "ac_keep": gettext("is choosing which match cards to keep"),
-        "lineup": gettext("is setting the line-up"),
-        "window": gettext("may play a match card"),
-    }.get(kind, gettext("is deciding"))
+prompt_label = Labels(
+    {
+        "roll": gettext_lazy("is to roll the die"),
+        "buy": gettext_lazy("is deciding whether to buy the open card"),
+        "contract": gettext_lazy("is deciding whether to sign a contract"),
+        "luck": gettext_lazy("is choosing where to go (Luck)"),
+        "return_card": gettext_lazy("is choosing a card to give back"),
+        "discard_match": gettext_lazy("is choosing a match card to discard"),
+        "marker": gettext_lazy("is choosing what to take (Marker)"),
+        "keep_selection": gettext_lazy("is picking the team"),
+        "ac_keep": gettext_lazy("is choosing which match cards to keep"),
+        "lineup": gettext_lazy("is setting the line-up"),
+        "window": gettext_lazy("may play a match card"),
+    },
+    default=gettext_lazy("is deciding"),
+)
+"""What a participant is deciding, for everyone else."""
 
 
 def others_deciding(view: dict[str, Any]) -> list[dict[str, Any]]:
