@@ -1,4 +1,4 @@
-# Magic Football Online: one image for every `web` replica (daphne serves HTTP, websockets and static files).
+# Magic Football Online: one image for every `web` replica (uvicorn serves HTTP, websockets and static files).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -25,5 +25,6 @@ RUN pip install --no-deps -e . \
 USER mft
 EXPOSE 8000
 
-# docker-compose.yml overrides this with migrations + catalog + collectstatic first.
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "magicfootball.asgi:application"]
+# docker-compose.yml overrides this with migrations + catalog + collectstatic first. uvicorn with the
+# project's options (magicfootball/serve.py); `daphne magicfootball.asgi:application` serves it too.
+CMD ["python", "-m", "magicfootball.serve", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]

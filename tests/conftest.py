@@ -478,38 +478,12 @@ ASGI_APP = "magicfootball.asgi:application"
 
 def server_command(port: int, server: str = "daphne") -> list[str]:
     """The command that serves the project on 127.0.0.1:``port``: daphne (the default, ``make run``) or
-    uvicorn as docker-compose.yml runs it."""
+    uvicorn as docker-compose.yml runs it (``python -m magicfootball.serve``)."""
     if server == "uvicorn":
-        return [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            ASGI_APP,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            *UVICORN_OPTIONS,
-        ]
+        return [sys.executable, "-m", "magicfootball.serve", "--host", "127.0.0.1", "--port", str(port)]
     if server != "daphne":
         raise ValueError(f"unknown server {server!r}")
     return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP]
-
-
-# docker-compose.yml's web command uses the same options (tests/infra/test_compose.py checks it)
-UVICORN_OPTIONS = (
-    "--loop",
-    "uvloop",
-    "--http",
-    "httptools",
-    "--ws",
-    "websockets-sansio",
-    "--ws-max-size",
-    "1048576",
-    "--ws-per-message-deflate",
-    "false",
-    "--no-access-log",
-)
 
 
 @dataclass

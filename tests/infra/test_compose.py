@@ -48,18 +48,36 @@ def test_services_are_postgres_redis_web_and_a_proxy(services: dict[str, Any]) -
     assert "build" in services["web"]
 
 
-def test_web_migrates_loads_catalog_collects_static_then_runs_daphne(services: dict[str, Any]) -> None:
+def test_web_migrates_loads_catalog_collects_static_then_runs_the_worker(services: dict[str, Any]) -> None:
+    """The worker is uvicorn with the options tests and benchmarks use (magicfootball/serve.py), on all
+    interfaces of the container, trusting the proxy's forwarded headers (only the proxy reaches it)."""
     command = command_text(services["web"])
     steps = [
         "manage.py migrate --noinput",
         "manage.py load_catalog",
         "manage.py collectstatic --noinput",
-        "daphne",
+        "python -m magicfootball.serve",
     ]
     positions = [command.find(step) for step in steps]
     assert all(p >= 0 for p in positions), f"missing a step in web's command: {command}"
     assert positions == sorted(positions), f"steps out of order in web's command: {command}"
-    assert re.search(r"daphne -b 0\.0\.0\.0 -p 8000 .*magicfootball\.asgi:application", command)
+    worker = command[positions[-1] :]
+    assert re.search(r"--host 0\.0\.0\.0 --port 8000 .*--proxy-headers", worker)
+    assert "--forwarded-allow-ips '*'" in worker
+
+
+def test_the_worker_command_starts_uvicorn_with_the_project_options() -> None:
+    from uvicorn.main import main as uvicorn
+
+    from magicfootball import serve
+
+    argv = serve.command("--host", "0.0.0.0", "--port", "8000", "--proxy-headers")
+    context = uvicorn.make_context("magicfootball.serve", list(argv))  # parses, does not run
+    params = context.params
+    assert params["app"] == "magicfootball.asgi:application"
+    assert (params["loop"], params["http"], params["ws"]) == ("uvloop", "httptools", "websockets-sansio")
+    assert params["ws_max_size"] == 1024 * 1024 and params["ws_per_message_deflate"] is False
+    assert params["access_log"] is False and params["proxy_headers"] is True
 
 
 def test_web_can_be_scaled(services: dict[str, Any], compose: dict[str, Any]) -> None:
