@@ -60,10 +60,11 @@ bench: $(STAMP_DEV)
 	  else echo "== $$script (not there, skipped)"; fi; \
 	done
 
-# Real time against boardgame.io, back to back in one run: ../shared/bench-peer/run.sh 50 and 200, then ours
-# (8 seats + 50 / 200 spectators, Redis layer); prints ours / peer for p50 and p99, appends docs/PERFORMANCE.md.
+# Real time against boardgame.io, back to back in one run: ../shared/bench-peer/run.sh 50 and 200 and ours
+# (daphne and uvicorn; 8 seats + 50 / 200 spectators, Redis layer), interleaved over 3 rounds; prints ours /
+# peer for p50 and p99 (medians) and appends docs/PERFORMANCE.md.
 peer bench-peer: $(STAMP_DEV)
-	$(BIN)/python bench/realtime.py --spectators 50 200 --no-layer-configs --no-profile
+	$(BIN)/python bench/realtime.py --spectators 50 200 --rounds 3 --no-floor
 
 messages: $(STAMP_DEV)
 	$(BIN)/python manage.py makemessages -l nl --no-location $(MESSAGES_IGNORE)

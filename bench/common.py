@@ -238,11 +238,31 @@ class Server:
 
 def start_daphne(app: str, env: dict[str, str], log_dir: Path, extra_args: Sequence[str] = ()) -> Server:
     """Start daphne with ``app`` on a free port of 127.0.0.1 and wait until it accepts connections."""
+    return start_server("daphne", env, log_dir, app=app, extra_args=extra_args)
+
+
+def start_server(
+    kind: str,
+    env: dict[str, str],
+    log_dir: Path,
+    app: str = "magicfootball.asgi:application",
+    extra_args: Sequence[str] = (),
+) -> Server:
+    """Start ``kind`` (daphne, or uvicorn as docker-compose runs it: ``magicfootball.serve``) on a free port
+    of 127.0.0.1 and wait until it accepts connections."""
     port = free_port()
-    log_path = log_dir / f"daphne-{port}.log"
+    log_path = log_dir / f"{kind}-{port}.log"
+    if kind == "uvicorn":
+        if app != "magicfootball.asgi:application":
+            raise ValueError("uvicorn serves the project only")
+        argv = [sys.executable, "-m", "magicfootball.serve", "--host", "127.0.0.1", "--port", str(port)]
+    elif kind == "daphne":
+        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *extra_args, app]
+    else:
+        raise ValueError(f"unknown server {kind!r}")
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *extra_args, app],
+            argv,
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -252,13 +272,13 @@ def start_daphne(app: str, env: dict[str, str], log_dir: Path, extra_args: Seque
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {log_path.read_text()[-2000:]}")
+            raise RuntimeError(f"{kind} exited: {log_path.read_text()[-2000:]}")
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
             break
         time.sleep(0.1)
     else:
         server.stop()
-        raise RuntimeError("daphne did not start listening within 30 s")
+        raise RuntimeError(f"{kind} did not start listening within 30 s")
     with contextlib.suppress(Exception):  # first HTTP request warms Django up (the project app only)
         urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10).read()
     return server

@@ -24,7 +24,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "magicfootball.settings")
 if __name__ != "__main__":
     import django
 
-    django.setup()  # the channel layer is configured by the project's settings (REDIS_URL, CHANNEL_*)
+    django.setup()  # the channel layer is configured by the project's settings (REDIS_URL)
 
     from channels.generic.websocket import AsyncWebsocketConsumer
     from channels.routing import ProtocolTypeRouter, URLRouter
@@ -49,9 +49,11 @@ if __name__ != "__main__":
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
         async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-            if not text_data or not text_data.startswith('{"type": "act"'):
+            if not text_data or '"act"' not in text_data:  # cheap test first: most frames are acks
                 return
             frame: dict[str, Any] = json.loads(text_data)
+            if frame.get("type") != "act":
+                return
             version = int(frame.get("version", 0)) + 1
             text = frame_of_size(version, int(frame.get("size", 1000)))
             await self.channel_layer.group_send(self.group, {"type": "floor.frame", "text": text})

@@ -1,37 +1,40 @@
-"""Real time, end to end: latency from an action being sent to every client of the room having it.
+"""Real time, end to end, against boardgame.io: latency from an action being sent to every client of the
+room having it (issue 10).
 
 Usage (from the repository root)::
 
-    .venv/bin/python bench/realtime.py [--spectators 50 200] [--actions 500] [--db sqlite|postgres]
-                                       [--no-profile] [--no-layer-configs] [--no-peer] [--no-write]
+    .venv/bin/python bench/realtime.py [--spectators 50 200] [--actions 500] [--rounds 3]
+                                       [--servers daphne uvicorn] [--db sqlite|postgres] [--profile]
+                                       [--layers] [--no-peer] [--no-floor] [--no-write]
 
 What runs, all on 127.0.0.1:
 
 - Redis (``BENCH_REDIS_URL``, default db 13 of the local server: flushed at the start) as the channel
-  layer, and a fresh database (a temporary SQLite file by default) migrated with the catalog loaded.
-- **ours**: one daphne process serving the project (``magicfootball.asgi``). This process creates a room
-  with 8 human seats through the services (same database), starts it, connects the 8 seats as protocol
-  clients (``hello`` with their tokens) and N spectators with the ``websockets`` package, all from one
-  asyncio process. Then, for ``--actions`` rounds: the seat with an open prompt sends its default with
-  ``act`` (t0), and the round ends when **every** client has received a frame whose ``version`` is the new
-  version; latency = last arrival − t0. Clients acknowledge every 8 frames (protocol flow control), and
-  each seat keeps to the server's rate limit (12 at once, 4 per second), waiting *before* t0.
-- **floor**: ``bench/floor_app.py``, a bare Channels consumer served by daphne with the same Redis layer:
-  every socket in one group, and one client's message makes the consumer ``group_send`` a frame of the
-  same byte size as our mean update frame to the whole group. Same client code, same sizes.
+  layer (pub/sub, as configured), and a fresh database (a temporary SQLite file by default) migrated with
+  the catalog loaded.
+- **ours**: one server process serving the project: daphne (``make run``) or uvicorn as docker-compose
+  runs it (``magicfootball.serve``). This process creates a room with 8 human seats through the services
+  (same database), starts it, connects the 8 seats as protocol clients (``hello`` with their tokens) and
+  N spectators, all with ``delta=1``, from one asyncio process (picows + uvloop + orjson; every frame is
+  decoded and every delta applied to the view it names). Then, for ``--actions`` rounds: the seat with an
+  open prompt sends its default with ``act`` (t0), and the round ends when **every** client has received
+  a frame whose ``version`` is the new version; latency = last arrival − t0. Clients acknowledge every 8
+  frames (protocol flow control), and each seat keeps to the server's rate limit (12 at once, 4 per
+  second), waiting *before* t0.
+- **peer**: ``../shared/bench-peer/run.sh N MOVES`` (``BENCH_PEER`` overrides the path): boardgame.io
+  0.50.2 with 8 players + N spectators, the same number of moves; ``--no-peer`` skips it.
+- **floor** (``--no-floor`` skips it): ``bench/floor_app.py``, a bare Channels consumer served by daphne
+  with the same Redis layer: every socket in one group, and one client's message makes the consumer
+  ``group_send`` a frame of our mean update size to the whole group. Same client code, same sizes.
+- ``--layers``: ours with channels-redis's list-based layer (``bench/settings_list_layer.py``) beside the
+  pub/sub layer we use, largest size.
 
-Reported per size: p50 / p99 / max latency, mean frame size, server CPU per action (daphne's utime +
-stime from /proc), Redis CPU per action, the client process's CPU share (if it nears 100 % the clients
-are the bottleneck, not the server), our p50 / floor p50, and the targets: p50 ≤ 1.3 × floor, p99 ≤ 100 ms
-with 50 spectators and ≤ 250 ms with 200. py-spy samples daphne during the largest size and the top frames
-are listed (``--no-profile`` skips it); a few channel-layer settings are measured too, and what happens when
-``group_expiry`` is shorter than a socket's life (item 5; ``--no-layer-configs`` skips them).
-
-**peer**: when ``../shared/bench-peer/run.sh`` is there (``BENCH_PEER`` overrides the path), boardgame.io
-is measured in the same run, on the same machine, for the same sizes and the same number of moves: its
-p50/p99 and server CPU per move beside ours, and our p50 and p99 as a share of the peer's (lower is
-better; the goal is below 1). ``--no-peer`` skips it.
-Every loop is bounded in count and time.
+The machine's speed drifts (other virtual machines share its cores; a fixed loop has been seen to take
+from 270 to 510 ms), so ``--rounds`` interleave every stack at every size and the report compares medians;
+every run is listed too. Reported: p50 / p99 / max latency, mean frame size, server CPU per action (utime +
+stime from /proc), Redis CPU per action, client CPU per action and per frame (ours and the peer's), our
+p50 and p99 as a share of the peer's (the goal: below 1), and the floor's. ``--profile`` samples the first
+server with py-spy during its largest size. Every loop is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ import re
 import resource
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,6 +77,7 @@ from bench.common import (  # noqa: E402
     percentile,
     servers,
     start_daphne,
+    start_server,
     temp_database,
     use_database_here,
 )
@@ -83,8 +88,6 @@ RUN_LIMIT = 600.0  # seconds one measured loop may last
 ACK_EVERY = 8
 RATE_BURST, RATE_PER_SECOND = 12, 3.8  # just under the server's 12 / 4 per second
 TARGET_RATIO = 1.3
-TARGET_P99 = {50: 0.100, 200: 0.250}
-VERSION_RE = re.compile(r'"version":(\d+)')
 loads = orjson.loads
 
 
@@ -396,6 +399,7 @@ class Result:
     client_cpu_per_action: float
     wall: float
     top_frames: list[tuple[str, float, float]] = field(default_factory=list)
+    round: int = 0
 
     def p(self, q: float) -> float:
         return percentile(self.latencies, q)
@@ -562,9 +566,13 @@ async def measure_ours(
     spectators: list[int],
     actions: int,
     log_dir: Path,
-    profile: bool,
-    layer_env: dict[str, str] | None = None,
+    server_kind: str = "daphne",
+    profile: bool = False,
+    settings: str = "magicfootball.settings",
+    label: str = "",
+    round_no: int = 0,
 ) -> list[Result]:
+    """Ours: one server process (``server_kind``), Redis channel layer, a room of 8 seats per size."""
     results = []
     env = child_env(
         **db.env,
@@ -572,18 +580,20 @@ async def measure_ours(
         ALLOWED_HOSTS="127.0.0.1,localhost",
         DEBUG="false",
         LOG_LEVEL="ERROR",
-        **(layer_env or {}),
+        DJANGO_SETTINGS_MODULE=settings,
     )
     with servers() as started:
-        server = start_daphne("magicfootball.asgi:application", env, log_dir)
+        server = start_server(server_kind, env, log_dir)
         started.append(server)
         for n in spectators:
             code, tokens = await asyncio.to_thread(make_room)
             url = f"{server.ws}/ws/r/{code}/?format=json&delta=1"
             spy_out = log_dir / f"py-spy-{n}.txt" if profile and n == max(spectators) else None
-            result = await run_size(server, url, tokens, n, actions, "ours", send_ours, spy_out)
+            name = label or f"ours ({server_kind})"
+            result = await run_size(server, url, tokens, n, actions, name, send_ours, spy_out)
+            result.round = round_no
             results.append(result)
-            print(_line(result))
+            print(_line(result), flush=True)
     return results
 
 
@@ -592,15 +602,11 @@ async def measure_floor(
     sizes: dict[int, float],
     actions: int,
     log_dir: Path,
-    layer_env: dict[str, str] | None = None,
 ) -> list[Result]:
+    """The floor: a bare Channels consumer rebroadcasting through the same Redis layer (issue 7)."""
     results = []
     env = child_env(
-        REDIS_URL=REDIS_SERVER,
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        DEBUG="false",
-        LOG_LEVEL="ERROR",
-        **(layer_env or {}),
+        REDIS_URL=REDIS_SERVER, ALLOWED_HOSTS="127.0.0.1,localhost", DEBUG="false", LOG_LEVEL="ERROR"
     )
     with servers() as started:
         server = start_daphne("bench.floor_app:application", env, log_dir)
@@ -611,37 +617,36 @@ async def measure_floor(
             result = await run_size(server, url, [], n + 8, actions, "floor", send_floor(size))
             result.spectators = n
             results.append(result)
-            print(_line(result))
+            print(_line(result), flush=True)
     return results
 
 
 PEER_SCRIPT = Path(os.environ.get("BENCH_PEER", str(ROOT.parent / "shared" / "bench-peer" / "run.sh")))
 
 
-def measure_peer(spectators: list[int], moves: int) -> dict[int, dict[str, Any]]:
-    """boardgame.io pushing a move to 8 players + N spectators (``run.sh`` prints one JSON line)."""
-    out: dict[int, dict[str, Any]] = {}
-    for n in spectators:
-        proc = subprocess.run(
-            ["bash", str(PEER_SCRIPT), str(n), str(moves)], capture_output=True, text=True, timeout=1800
-        )
-        lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-        if proc.returncode != 0 or not lines:
-            print(f"peer {n}: failed (exit {proc.returncode}): {proc.stderr[-500:]}")
-            continue
-        out[n] = json.loads(lines[-1])
-        r = out[n]
-        print(
-            f"peer   {n:>4} spectators + 8: {r['moves']} moves  p50 {r['p50_ms']:6.1f} ms"
-            f"  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms"
-            f"  server CPU {1000 * (r.get('server_cpu_s') or 0) / r['moves']:5.1f} ms/move"
-        )
-    return out
+def measure_peer(n: int, moves: int, round_no: int = 0) -> dict[str, Any] | None:
+    """boardgame.io pushing a move to 8 players + ``n`` spectators (``run.sh`` prints one JSON line)."""
+    proc = subprocess.run(
+        ["bash", str(PEER_SCRIPT), str(n), str(moves)], capture_output=True, text=True, timeout=1800
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        print(f"peer {n}: failed (exit {proc.returncode}): {proc.stderr[-500:]}")
+        return None
+    r = json.loads(lines[-1])
+    r["round"] = round_no
+    print(
+        f"peer (boardgame.io) {n:>4} spectators + 8: {r['moves']} moves  p50 {r['p50_ms']:6.1f} ms"
+        f"  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms"
+        f"  server CPU {1000 * (r.get('server_cpu_s') or 0) / r['moves']:5.1f} ms/move",
+        flush=True,
+    )
+    return r
 
 
 def _line(r: Result) -> str:
     return (
-        f"{r.name:<6} {r.spectators:>4} spectators + 8: {len(r.latencies)} actions  "
+        f"{r.name:<15} {r.spectators:>4} spectators + 8: {len(r.latencies)} actions  "
         f"p50 {1000 * r.p(0.5):6.1f} ms  p99 {1000 * r.p(0.99):6.1f} ms"
         f"  max {1000 * max(r.latencies or [0]):6.1f} ms"
         f"  frame {r.frame_bytes:,.0f} B  server CPU {1000 * r.cpu_per_action:5.1f} ms/action"
@@ -651,61 +656,24 @@ def _line(r: Result) -> str:
     )
 
 
-# ------------------------------------------------------------------------------- group expiry check
-
-
-async def group_expiry_check(db, log_dir: Path, group_expiry: int, idle: float) -> dict[str, float]:
-    """A socket outliving the channel layer's ``group_expiry``: does a push still reach it at once?
-
-    The hub joins the room's group once; Redis forgets the membership after ``group_expiry`` seconds, and
-    later pushes reach nobody: clients then see the change only through the hub's 2-second poll.
-    """
-    env = child_env(
-        **db.env,
-        REDIS_URL=REDIS_SERVER,
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        DEBUG="false",
-        LOG_LEVEL="ERROR",
-        CHANNEL_GROUP_EXPIRY=str(group_expiry),
-    )
-    with servers() as started:
-        server = start_daphne("magicfootball.asgi:application", env, log_dir)
-        started.append(server)
-        code, tokens = await asyncio.to_thread(make_room, 2)
-        bench = Bench()
-        await bench.open(f"{server.ws}/ws/r/{code}/?format=json", tokens, 2)
-        before, _ = await bench.measure(send_ours, 5)
-        await asyncio.sleep(idle)
-        after, _ = await bench.measure(send_ours, 5)
-        await bench.close()
-    return {"before_ms": 1000 * percentile(before, 0.5), "after_ms": 1000 * percentile(after, 0.5)}
-
-
 # ------------------------------------------------------------------------------------------- main
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--spectators", type=int, nargs="+", default=[50, 200])
-    parser.add_argument("--actions", type=int, default=500, help="measured actions per size (≥ 500)")
+    parser.add_argument("--actions", type=int, default=500, help="measured actions per size and stack")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are reported)")
+    parser.add_argument("--servers", nargs="+", choices=("daphne", "uvicorn"), default=["daphne", "uvicorn"])
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument(
-        "--no-profile",
-        dest="profile",
-        action="store_false",
-        help="skip py-spy on daphne during the largest size",
-    )
-    parser.add_argument(
-        "--no-layer-configs",
-        dest="layer_configs",
-        action="store_false",
-        help="skip the channel-layer settings (item 5)",
-    )
+    parser.add_argument("--profile", action="store_true", help="py-spy on the first server, largest size")
     parser.add_argument("--no-peer", dest="peer", action="store_false", help="skip boardgame.io")
+    parser.add_argument("--no-floor", dest="floor", action="store_false", help="skip the bare-Channels floor")
+    parser.add_argument("--layers", action="store_true", help="also measure the list-based Redis layer")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # daphne inherits it
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # the servers inherit it
 
     flush_redis(REDIS_SERVER)
     db = temp_database(args.db)
@@ -715,41 +683,50 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     log_dir = Path(tempfile.mkdtemp(prefix="mft-realtime-"))
-    peer: dict[int, dict[str, Any]] = {}
-    if args.peer and PEER_SCRIPT.exists():
-        peer = measure_peer(args.spectators, args.actions)
+    peer_on = args.peer and PEER_SCRIPT.exists()
+    peer: list[dict[str, Any]] = []
+    ours: list[Result] = []
+    floor: list[Result] = []
+    layers: list[Result] = []
     try:
-        ours = uvloop.run(measure_ours(db, args.spectators, args.actions, log_dir, args.profile))
-        sizes = {r.spectators: r.frame_bytes for r in ours}
-        floor = uvloop.run(measure_floor(args.spectators, sizes, args.actions, log_dir))
-        configs: list[tuple[str, list[Result], list[Result]]] = []
-        expiry: dict[str, float] | None = None
-        if args.layer_configs:
-            for label, layer in (
-                (
-                    "capacity 1000, expiry 30 (the first defaults)",
-                    {"CHANNEL_CAPACITY": "1000", "CHANNEL_EXPIRY": "30"},
-                ),
-                ("capacity 20, expiry 5", {"CHANNEL_CAPACITY": "20", "CHANNEL_EXPIRY": "5"}),
+        # Rounds interleave every stack at every size: the machine's speed drifts (other virtual machines
+        # share its cores), so each stack is measured at the same moments and medians are compared.
+        for round_no in range(args.rounds):
+            for n in args.spectators:
+                if peer_on:
+                    r = measure_peer(n, args.actions, round_no)
+                    if r is not None:
+                        peer.append(r)
+                for kind in args.servers:
+                    profile = args.profile and round_no == 0 and kind == args.servers[0]
+                    ours += uvloop.run(
+                        measure_ours(db, [n], args.actions, log_dir, kind, profile, round_no=round_no)
+                    )
+        if args.floor:
+            sizes = {
+                n: statistics.median(r.frame_bytes for r in ours if r.spectators == n)
+                for n in args.spectators
+            }
+            floor = uvloop.run(measure_floor(args.spectators, sizes, args.actions, log_dir))
+        if args.layers:
+            n = [max(args.spectators)]
+            for label, settings in (
+                ("pub/sub layer", "magicfootball.settings"),
+                ("list layer", "bench.settings_list_layer"),
             ):
-                n = [max(args.spectators)]
-                o = uvloop.run(measure_ours(db, n, min(args.actions, 300), log_dir, False, layer))
-                f = uvloop.run(measure_floor(n, sizes, min(args.actions, 300), log_dir, layer))
-                configs.append((label, o, f))
-            expiry = uvloop.run(group_expiry_check(db, log_dir, group_expiry=3, idle=5))
-            print(
-                "group_expiry 3 s, socket idle 5 s: push latency p50 before",
-                f"{expiry['before_ms']:.1f} ms,",
-                f"after {expiry['after_ms']:.1f} ms",
-            )
+                layers += uvloop.run(
+                    measure_ours(
+                        db, n, args.actions, log_dir, args.servers[0], settings=settings, label=label
+                    )
+                )
     finally:
         from django.db import connections
 
         connections.close_all()
         db.drop()
         flush_redis(REDIS_SERVER)
-        shutil.rmtree(log_dir, ignore_errors=True)  # daphne logs (and the py-spy samples) of this run
-    report = _report(args, db.description, ours, floor, configs, expiry, peer)
+        shutil.rmtree(log_dir, ignore_errors=True)  # server logs (and the py-spy samples) of this run
+    report = _report(args, db.description, ours, peer, floor, layers)
     print(report)
     if not args.no_write:
         append_performance(report)
@@ -757,128 +734,145 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _layer_config() -> str:
-    from django.conf import settings
-
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    return ", ".join(f"{k} {config[k]}" for k in ("capacity", "expiry", "group_expiry") if k in config)
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 def _report(
     args,
     db_description: str,
     ours: list[Result],
+    peer: list[dict[str, Any]],
     floor: list[Result],
-    configs: list[tuple[str, list[Result], list[Result]]],
-    expiry: dict[str, float] | None,
-    peer: dict[int, dict[str, Any]] | None = None,
+    layers: list[Result],
 ) -> str:
     info = machine()
+    stacks = [f"ours ({kind})" for kind in args.servers]
     lines = [
-        f"## Real time end to end: one room, 8 seats + spectators ({info['date']})",
+        f"## Real time against boardgame.io: 8 seats + spectators ({info['date']})",
         "",
-        "`python bench/realtime.py"
-        + ("" if args.profile else " --no-profile")
-        + ("" if args.layer_configs else " --no-layer-configs")
-        + ("" if args.peer else " --no-peer")
-        + "`: one daphne process, Redis channel layer,"
-        f" {db_description.split(' in ')[0]}; all clients in one asyncio process (`websockets`),",
-        "real sockets on 127.0.0.1. Latency = from sending an action to **every** client holding the new",
-        "version.",
-        "The floor is `bench/floor_app.py`: a bare Channels consumer rebroadcasting a frame of our mean",
-        "update size to a group of the same size through the same Redis layer.",
+        f"`python bench/realtime.py --spectators {' '.join(map(str, args.spectators))}"
+        f" --actions {args.actions} --rounds {args.rounds} --servers {' '.join(args.servers)}`:"
+        " latency from an action being sent to"
+        " **every** client holding the new version. Ours: one server process (daphne, or uvicorn as"
+        f" docker-compose runs it), Redis pub/sub channel layer, {db_description.split(' in ')[0]}, 8 seats"
+        " and N spectators as protocol clients with `delta=1` (picows + orjson, one process, every frame"
+        " decoded and applied). Peer: `../shared/bench-peer/run.sh N MOVES` (boardgame.io 0.50.2, 8 players"
+        " + N spectators, full-state frames). Rounds interleave every stack at every size; the summary"
+        " takes medians over the rounds.",
         "",
         *machine_lines(info),
-        f"- Channel layer (settings defaults): {_layer_config()}",
         "",
-        "| stack | spectators | actions | p50 ms | p99 ms | max ms | mean frame B | server CPU ms/action |"
-        " Redis CPU ms/action | client CPU share, ms/action | failures |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for r in [*ours, *floor]:
-        lines.append(
-            f"| {r.name} | {r.spectators} | {len(r.latencies)} | {1000 * r.p(0.5):.1f} |"
-            f" {1000 * r.p(0.99):.1f} | {1000 * max(r.latencies or [0]):.1f} | {r.frame_bytes:,.0f} |"
-            f" {1000 * r.cpu_per_action:.1f} | {1000 * r.redis_cpu_per_action:.2f} |"
-            f" {r.client_cpu_share:.0%}, {1000 * r.client_cpu_per_action:.1f} |"
-            f" {', '.join(f'{k} {v}' for k, v in r.failures.items()) or '–'} |"
-        )
-    lines += [
-        "",
-        "| spectators | our p50 / floor p50 (≤ 1.3) | p99 target | verdict |",
-        "|---:|---:|---|---|",
-    ]
-    floor_by = {r.spectators: r for r in floor}
-    for r in ours:
-        f = floor_by.get(r.spectators)
-        ratio = r.p(0.5) / f.p(0.5) if f and f.latencies else float("nan")
-        target = TARGET_P99.get(r.spectators)
-        p99_ok = target is None or r.p(0.99) <= target
-        verdict = (
-            "p50 "
-            + ("met" if ratio <= TARGET_RATIO else "MISSED")
-            + ", p99 "
-            + ("met" if p99_ok else "MISSED")
-            if target
-            else "p50 " + ("met" if ratio <= TARGET_RATIO else "MISSED")
-        )
-        lines.append(
-            f"| {r.spectators} | {ratio:.2f} | {f'≤ {1000 * target:.0f} ms' if target else '–'} | {verdict} |"
-        )
     if peer:
         lines += [
-            "",
-            "Against boardgame.io in the same run (`../shared/bench-peer/run.sh N MOVES`: 8 players + N"
-            " spectators, one move in flight, latency to the last client), same machine, same sizes:",
-            "",
-            "| spectators | moves | peer p50 ms | peer p99 ms | peer server CPU ms/move | our p50 ms"
-            " | our p99 ms | our server CPU ms/action | ours / peer p50 | ours / peer p99 |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| spectators | stack | p50 ms (median) | p99 ms (median) | ours / peer p50 | ours / peer p99 |"
+            " server CPU ms/action | client CPU µs/frame | below the peer |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---|",
         ]
-        for r in ours:
-            pr = peer.get(r.spectators)
-            if not pr:
-                continue
-            cpu = 1000 * (pr.get("server_cpu_s") or 0) / pr["moves"]
+    else:
+        lines += [
+            "| spectators | stack | p50 ms (median) | p99 ms (median) | server CPU ms/action |"
+            " client CPU µs/frame |",
+            "|---:|---|---:|---:|---:|---:|",
+        ]
+    for n in args.spectators:
+        runs = [r for r in peer if r["spectators"] == n]
+        p50 = _median([r["p50_ms"] for r in runs])
+        p99 = _median([r["p99_ms"] for r in runs])
+        if runs:
+            cpu = _median([1000 * (r.get("server_cpu_s") or 0) / r["moves"] for r in runs])
+            client = _median([1e6 * (r.get("client_cpu_s") or 0) / r["moves"] / r["clients"] for r in runs])
             lines.append(
-                f"| {r.spectators} | {pr['moves']} | {pr['p50_ms']:.1f} | {pr['p99_ms']:.1f} | {cpu:.1f} |"
-                f" {1000 * r.p(0.5):.1f} | {1000 * r.p(0.99):.1f} | {1000 * r.cpu_per_action:.1f} |"
-                f" {1000 * r.p(0.5) / pr['p50_ms']:.2f} | {1000 * r.p(0.99) / pr['p99_ms']:.2f} |"
+                f"| {n} | boardgame.io | {p50:.1f} | {p99:.1f} | 1 | 1 | {cpu:.1f} | {client:.0f} | – |"
+            )
+        for stack in stacks:
+            mine = [r for r in ours if r.spectators == n and r.name == stack]
+            if not mine:
+                continue
+            o50 = _median([1000 * r.p(0.5) for r in mine])
+            o99 = _median([1000 * r.p(0.99) for r in mine])
+            cpu = _median([1000 * r.cpu_per_action for r in mine])
+            client = _median([1e6 * r.client_cpu_per_action / (n + 8) for r in mine])
+            if runs:
+                below = "p50 " + ("yes" if o50 < p50 else "NO") + ", p99 " + ("yes" if o99 < p99 else "NO")
+                lines.append(
+                    f"| {n} | {stack} | {o50:.1f} | {o99:.1f} | **{o50 / p50:.2f}** | **{o99 / p99:.2f}** |"
+                    f" {cpu:.1f} | {client:.0f} | {below} |"
+                )
+            else:
+                lines.append(f"| {n} | {stack} | {o50:.1f} | {o99:.1f} | {cpu:.1f} | {client:.0f} |")
+    lines += [
+        "",
+        "Every run (in the order they ran):",
+        "",
+        "| round | spectators | stack | actions | p50 ms | p99 ms | max ms | mean frame B |"
+        " server CPU ms/action | client CPU ms/action | failures |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for round_no in range(args.rounds):
+        for n in args.spectators:
+            for r in peer:
+                if r["round"] == round_no and r["spectators"] == n:
+                    lines.append(
+                        f"| {round_no + 1} | {n} | boardgame.io | {r['moves']} | {r['p50_ms']:.1f} |"
+                        f" {r['p99_ms']:.1f} | {r['max_ms']:.1f} | {r.get('frame_json_bytes', 0):,} |"
+                        f" {1000 * (r.get('server_cpu_s') or 0) / r['moves']:.1f} |"
+                        f" {1000 * (r.get('client_cpu_s') or 0) / r['moves']:.1f} | – |"
+                    )
+            for r in ours:
+                if r.round == round_no and r.spectators == n:
+                    lines.append(_row(round_no + 1, r))
+    if floor:
+        lines += [
+            "",
+            "The floor (`bench/floor_app.py`: a bare Channels consumer, every socket a group member, one"
+            " `group_send` of a frame of our mean size per action, same Redis and clients) against ours,"
+            " medians of the rounds above:",
+            "",
+            f"| spectators | floor p50 / p99 ms | ours p50 / floor p50 (≤ {TARGET_RATIO}) |",
+            "|---:|---:|---:|",
+        ]
+        for f in floor:
+            mine = [1000 * r.p(0.5) for r in ours if r.spectators == f.spectators]
+            ratio = _median(mine) / (1000 * f.p(0.5)) if f.latencies else float("nan")
+            lines.append(f"| {f.spectators} | {1000 * f.p(0.5):.1f} / {1000 * f.p(0.99):.1f} | {ratio:.2f} |")
+    if layers:
+        lines += [
+            "",
+            f"Channel layers, {max(args.spectators)} spectators, {args.servers[0]}: channels-redis's pub/sub"
+            " layer (our setting) against its list-based RedisChannelLayer (`bench/settings_list_layer.py`):",
+            "",
+            "| layer | p50 ms | p99 ms | server CPU ms/action | Redis CPU ms/action |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for r in layers:
+            lines.append(
+                f"| {r.name} | {1000 * r.p(0.5):.1f} | {1000 * r.p(0.99):.1f} |"
+                f" {1000 * r.cpu_per_action:.1f} | {1000 * r.redis_cpu_per_action:.2f} |"
             )
     profiled = [r for r in ours if r.top_frames]
     if profiled:
         r = profiled[0]
         lines += [
             "",
-            f"py-spy on daphne during the {r.spectators}-spectator run (samples holding the GIL):",
+            f"py-spy on {r.name} during the {r.spectators}-spectator run (samples holding the GIL):",
             "",
             "| frame | % inside | % own |",
             "|---|---:|---:|",
         ]
         for name, inside, own in r.top_frames:
             lines.append(f"| `{name}` | {inside:.1f} | {own:.1f} |" if inside or own else f"| {name} | | |")
-    if configs:
-        lines += [
-            "",
-            "Channel-layer settings (largest size, ≤ 300 actions each):",
-            "",
-            "| settings | stack | p50 ms | p99 ms | max ms | failures |",
-            "|---|---|---:|---:|---:|---|",
-        ]
-        for label, o, f in configs:
-            for r in [*o, *f]:
-                lines.append(
-                    f"| {label} | {r.name} | {1000 * r.p(0.5):.1f} | {1000 * r.p(0.99):.1f} |"
-                    f" {1000 * max(r.latencies or [0]):.1f} |"
-                    f" {', '.join(f'{k} {v}' for k, v in r.failures.items()) or '–'} |"
-                )
-    if expiry:
-        lines += [
-            "",
-            f"group_expiry shorter than a socket's life (3 s, socket idle 5 s): push latency p50 "
-            f"{expiry['before_ms']:.1f} ms before, {expiry['after_ms']:.1f} ms after expiry.",
-        ]
     return "\n".join(lines) + "\n"
+
+
+def _row(round_no: int, r: Result) -> str:
+    return (
+        f"| {round_no} | {r.spectators} | {r.name} | {len(r.latencies)} | {1000 * r.p(0.5):.1f} |"
+        f" {1000 * r.p(0.99):.1f} | {1000 * max(r.latencies or [0]):.1f} | {r.frame_bytes:,.0f} |"
+        f" {1000 * r.cpu_per_action:.1f} | {1000 * r.client_cpu_per_action:.1f} |"
+        f" {', '.join(f'{k} {v}' for k, v in r.failures.items()) or '–'} |"
+    )
 
 
 if __name__ == "__main__":
