@@ -725,7 +725,10 @@ def main(argv: list[str] | None = None) -> int:
         connections.close_all()
         db.drop()
         flush_redis(REDIS_SERVER)
-        shutil.rmtree(log_dir, ignore_errors=True)  # server logs (and the py-spy samples) of this run
+        if args.profile:  # the raw py-spy stacks stay for a closer look (speedscope, grep)
+            print(f"server logs and py-spy samples kept in {log_dir}")
+        else:
+            shutil.rmtree(log_dir, ignore_errors=True)  # server logs of this run
     report = _report(args, db.description, ours, peer, floor, layers)
     print(report)
     if not args.no_write:
