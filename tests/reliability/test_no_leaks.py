@@ -155,7 +155,9 @@ def play_and_check(seed: int, tally: Tally, html_stride: int) -> None:
             key = viewer_key(viewer)
             text = pushed.full(key, viewer)
             tally.json_frames += 1
-            frame = orjson.loads(text)  # every frame of every viewer: the fast parser keeps the sweep short
+            frame = orjson.loads(
+                text.encode()
+            )  # every frame of every viewer: the fast parser keeps the sweep short
             if may_leak(text, every - (now & allowed)):  # else no string of it names a card it may not see
                 tally.leaks += json_leaks(frame["view"], every - now, f"seed {seed} v{version} view", label)
                 for ev in frame["events"]:
@@ -164,7 +166,7 @@ def play_and_check(seed: int, tally: Tally, html_stride: int) -> None:
             if pushed.base is not None and label in views:
                 delta_text = pushed.delta(key, viewer)
                 tally.deltas += 1
-                delta = orjson.loads(delta_text)
+                delta = orjson.loads(delta_text.encode())
                 if may_leak(delta_text, every - (now & allowed)):
                     tally.leaks += json_leaks(
                         delta["delta"], every - now, f"seed {seed} v{version} delta", label
