@@ -276,10 +276,13 @@ def test_a_duel_and_the_bracket_live(server: Any, contexts: Callable[..., Any]) 
 
     # a duel, streamed to the spectator
     spectator.wait_for_selector("#duel:not([hidden]) .duel__card.card--in-action", timeout=180_000)
-    spectator.wait_for_function(  # a moment with both cards in action makes the better picture
-        "document.querySelectorAll('#duel .duel__card.card--in-action').length === 2", timeout=60_000
+    # a moment with both cards in action and the score beside them (checked in the same frame: the bots
+    # play on, and a separate check a moment later can land after the duel has ended)
+    spectator.wait_for_function(
+        "document.querySelectorAll('#duel .duel__card.card--in-action').length === 2"
+        " && !!document.querySelector('#duel .duel__score')?.getClientRects().length",
+        timeout=60_000,
     )
-    assert spectator.locator("#duel .duel__score").is_visible()
     shot(spectator, "duel.png")
     phone = contexts(viewport=PHONE, is_mobile=True, has_touch=True)
     phone.goto(f"{server.url}/r/{code}/watch")
