@@ -26,6 +26,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from magicfootball import serve
+
 ROOT = Path(__file__).resolve().parents[1]
 PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"
 PG_SERVER = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -252,14 +254,7 @@ def start_server(
     of 127.0.0.1 and wait until it accepts connections."""
     port = free_port()
     log_path = log_dir / f"{kind}-{port}.log"
-    if kind == "uvicorn":
-        if app != "magicfootball.asgi:application":
-            raise ValueError("uvicorn serves the project only")
-        argv = [sys.executable, "-m", "magicfootball.serve", "--host", "127.0.0.1", "--port", str(port)]
-    elif kind == "daphne":
-        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *extra_args, app]
-    else:
-        raise ValueError(f"unknown server {kind!r}")
+    argv = serve.argv(kind, "127.0.0.1", port, app, extra_args)
     with log_path.open("w") as log:
         process = subprocess.Popen(
             argv,

@@ -14,6 +14,7 @@ daphne. The options are those every uvicorn of ours runs with (tests, benchmarks
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 APP = "magicfootball.asgi:application"
 UVICORN_OPTIONS = (
@@ -34,6 +35,18 @@ UVICORN_OPTIONS = (
 def command(*extra: str) -> list[str]:
     """The argv for uvicorn: the app, our options, then ``extra`` (host, port, proxy headers)."""
     return [APP, *UVICORN_OPTIONS, *extra]
+
+
+def argv(server: str, host: str, port: int, app: str = APP, extra: Sequence[str] = ()) -> list[str]:
+    """The command serving ``app`` on ``host:port``: daphne (``make run``; ``extra`` are its options) or
+    uvicorn as docker-compose runs it (this module; the project only). Tests and benchmarks start both."""
+    if server == "uvicorn":
+        if app != APP or extra:
+            raise ValueError("uvicorn serves the project only, with its own options")
+        return [sys.executable, "-m", "magicfootball.serve", "--host", host, "--port", str(port)]
+    if server != "daphne":
+        raise ValueError(f"unknown server {server!r}")
+    return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), *extra, app]
 
 
 def main(argv: list[str] | None = None) -> None:

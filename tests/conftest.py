@@ -473,17 +473,12 @@ def manage() -> Callable[..., subprocess.CompletedProcess[str]]:
     return run
 
 
-ASGI_APP = "magicfootball.asgi:application"
-
-
 def server_command(port: int, server: str = "daphne") -> list[str]:
     """The command that serves the project on 127.0.0.1:``port``: daphne (the default, ``make run``) or
     uvicorn as docker-compose.yml runs it (``python -m magicfootball.serve``)."""
-    if server == "uvicorn":
-        return [sys.executable, "-m", "magicfootball.serve", "--host", "127.0.0.1", "--port", str(port)]
-    if server != "daphne":
-        raise ValueError(f"unknown server {server!r}")
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP]
+    from magicfootball import serve
+
+    return serve.argv(server, "127.0.0.1", port)
 
 
 @dataclass

@@ -436,7 +436,7 @@ class VersionPages:
         self._shared: dict[str, dict[str, Any]] = {}  # by language
         self._contexts: dict[tuple[str, bool], dict[str, Any]] = {}
         self._regions: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        self._frames: dict[tuple[str, str, str], Frame] = {}
+        self._frames: dict[tuple[str, str, bool], Frame] = {}  # by (viewer key, format, delta)
 
     @property
     def version(self) -> int:
@@ -450,15 +450,16 @@ class VersionPages:
     def full(self, key: str, viewer: Viewer, fmt: str = "") -> Frame:
         """The frame with every region (what ``render_update`` returns); ``fmt`` ``html.<lang>``, by default
         the active language."""
-        return self._frame(key, viewer, fmt or html_format(translation.get_language() or ""), delta=False)
+        return self._frame(key, viewer, fmt, delta=False)
 
     def delta(self, key: str, viewer: Viewer, fmt: str = "") -> Frame:
         """The frame with the regions that changed since ``base`` (there must be one)."""
         assert self.previous is not None, "no base version: send the full frame"
-        return self._frame(key, viewer, fmt or html_format(translation.get_language() or ""), delta=True)
+        return self._frame(key, viewer, fmt, delta=True)
 
     def _frame(self, key: str, viewer: Viewer, fmt: str, delta: bool) -> Frame:
-        frame = self._frames.get((key, fmt, "delta" if delta else "full"))
+        fmt = fmt or html_format(translation.get_language() or "")
+        frame = self._frames.get((key, fmt, delta))
         if frame is None:
             with translation.override(language_of(fmt)):
                 ctx = dict(self._context(key, viewer), oob=True)
@@ -470,7 +471,7 @@ class VersionPages:
                     ctx["base"] = self.previous.version
                 sync = render_to_string(SYNC.template, ctx)
             frame = Frame("\n".join([sync, *(out for _name, out in regions if out)]))
-            self._frames[(key, fmt, "delta" if delta else "full")] = frame
+            self._frames[(key, fmt, delta)] = frame
         return frame
 
     def regions(self, key: str, viewer: Viewer, fmt: str) -> list[tuple[str, str]]:

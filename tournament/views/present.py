@@ -9,6 +9,7 @@ forms need); public cards are shown by name.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
@@ -78,15 +79,12 @@ def new_action_id() -> str:
 def flag_url(cat: Catalog, country: str | None) -> str:
     """The vendored flag of a country (its URL resolved once per process: every board draws dozens)."""
     c = cat.countries.get(country or "")
-    if c is None:
-        return ""
-    url = _flag_urls.get(c.flag)
-    if url is None:
-        url = _flag_urls[c.flag] = static(f"{FLAG_DIR}{c.flag}.svg")
-    return url
+    return _flag_static(c.flag) if c else ""
 
 
-_flag_urls: dict[str, str] = {}
+@functools.cache
+def _flag_static(flag: str) -> str:
+    return static(f"{FLAG_DIR}{flag}.svg")
 
 
 def stars_text(n: int) -> str:
