@@ -95,6 +95,15 @@ def dumps(obj: Any) -> bytes:
     return orjson.dumps(obj)
 
 
+def apply_update(view: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any] | None:
+    """``tournament.realtime.frames.apply_update``, imported once Django is set up (main() does that
+    before any client connects)."""
+    from tournament.realtime.frames import apply_update as apply
+
+    globals()["apply_update"] = apply
+    return apply(view, frame)
+
+
 # ---------------------------------------------------------------------------------------- clients
 
 
@@ -188,10 +197,9 @@ class Client:
         if version >= self.version:
             if "delta" in frame:
                 if self.view is not None and frame.get("base") == self.version:
-                    view = {**self.view, **frame["delta"]}
-                    for key in frame.get("removed", ()):
-                        view.pop(key, None)
-                    self.view = view
+                    # the protocol's reference client code: keys replaced, removed keys dropped, changed
+                    # list items (the seats) replaced by index, all in the view this client holds
+                    self.view = apply_update(self.view, frame)
                 else:
                     self.errors["delta_without_base"] += 1
             elif "view" in frame:

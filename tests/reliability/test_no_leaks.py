@@ -171,9 +171,12 @@ def play_and_check(seed: int, tally: Tally, html_stride: int) -> None:
                     tally.leaks += json_leaks(
                         delta["delta"], every - now, f"seed {seed} v{version} delta", label
                     )
-                applied = {**views[label], **delta["delta"]}
+                    tally.leaks += json_leaks(
+                        delta.get("items", {}), every - now, f"seed {seed} v{version} items", label
+                    )
                 for gone in delta.get("removed", ()):
-                    del applied[gone]
+                    assert gone in views[label], f"seed {seed} v{version} {label}: removes a missing {gone}"
+                applied = frames.apply_update(dict(views[label]), delta)
                 assert applied == frame["view"], f"seed {seed} v{version} {label}: delta + base != full view"
                 assert delta["events"] == frame["events"] and delta["base"] == version - 1
             views[label] = frame["view"]

@@ -146,18 +146,21 @@ class VersionFrames:
         if frame is None:
             personal = self.personal(key, viewer)
             before = previous.personal(key, viewer)
-            changed = {k: v for k, v in personal.items() if before.get(k, _MISSING) != v}
+            changed, items = _changes(before, personal)
             removed = [k for k in before if k not in personal]
-            parts = [self._public_delta(), encode_bytes(changed)[1:-1] if changed else b""]
+            public_changed, public_items = self._public_delta()
+            members = b",".join(p for p in (public_changed, _members(changed)) if p)
+            item_members = b",".join(p for p in (public_items, _members(items)) if p)
             snap = self.snap
             frame = self._frames[(key, "delta")] = Frame.of(
-                b'{"type":"update","version":%d,"base":%d,"first_seq":%d,"seq":%d,"delta":{%s}%s,"events":%s}'
+                b'{"type":"update","version":%d,"base":%d,"first_seq":%d,"seq":%d,"delta":{%s}%s%s,"events":%s}'
                 % (
                     snap.version,
                     previous.snap.version,
                     self.first_seq,
                     snap.last_seq,
-                    b",".join(p for p in parts if p),
+                    members,
+                    b',"items":{%s}' % item_members if item_members else b"",
                     b',"removed":' + encode_bytes(removed) if removed else b"",
                     self._events_json(viewer),
                 )
@@ -168,17 +171,17 @@ class VersionFrames:
         """A dict's encoded members, without the braces (every part has members)."""
         body = self._encoded.get(cache_key)
         if body is None:
-            body = self._encoded[cache_key] = encode_bytes(part)[1:-1]
+            body = self._encoded[cache_key] = _members(part)
         return body
 
-    def _public_delta(self) -> bytes:
-        body = self._encoded.get("public-delta")
-        if body is None:
+    def _public_delta(self) -> tuple[bytes, bytes]:
+        """The public part's changed keys and changed list items, encoded once for every viewer."""
+        bodies = self._encoded.get("public-delta")
+        if bodies is None:
             assert self.previous is not None
-            before = self.previous.public
-            changed = {k: v for k, v in self.public.items() if before.get(k, _MISSING) != v}
-            body = self._encoded["public-delta"] = encode_bytes(changed)[1:-1] if changed else b""
-        return body
+            changed, items = _changes(self.previous.public, self.public)
+            bodies = self._encoded["public-delta"] = (_members(changed), _members(items))
+        return bodies
 
     def _events_json(self, viewer: Viewer) -> bytes:
         """The events the viewer may see: one encoding when all are public (visibility follows the seat)."""
@@ -190,6 +193,50 @@ class VersionFrames:
 
 
 _MISSING = object()
+ITEMS_MIN = 4  # lists shorter than this are sent whole: an index per item would save nothing
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The keys of ``after`` whose value changed (new values), and, for lists that kept their length and
+    changed in at most half their items (the seats when one seat's money moved), only those items by
+    index: a protocol client re-reads what changed, not eight seats for one (docs/PROTOCOL.md)."""
+    changed: dict[str, Any] = {}
+    items: dict[str, Any] = {}
+    for k, v in after.items():
+        old = before.get(k, _MISSING)
+        if old == v:
+            continue
+        if type(v) is list and type(old) is list and len(v) == len(old) >= ITEMS_MIN:
+            moved = {str(i): new for i, (was, new) in enumerate(zip(old, v, strict=True)) if was != new}
+            if 2 * len(moved) <= len(v):
+                items[k] = moved
+                continue
+        changed[k] = v
+    return changed, items
+
+
+def _members(part: dict[str, Any]) -> bytes:
+    """A dict's encoded members without the braces (empty for an empty dict)."""
+    return encode_bytes(part)[1:-1] if part else b""
+
+
+def apply_update(view: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any] | None:
+    """What a protocol client does with an ``update`` or ``state`` frame: the full ``view``, or the delta
+    applied to the view it holds (which must be the frame's ``base``). Returns the new view; the held one
+    is updated in place. None when a delta arrives without a base to apply it to."""
+    if "view" in frame:
+        return frame["view"]
+    if view is None:
+        return None
+    view.update(frame["delta"])
+    for key in frame.get("removed", ()):
+        view.pop(key, None)
+    for key, changed in frame.get("items", {}).items():
+        items = list(view[key])
+        for index, value in changed.items():
+            items[int(index)] = value
+        view[key] = items
+    return view
 
 
 def json_initial(snap: Snapshot, viewer: Viewer) -> str:

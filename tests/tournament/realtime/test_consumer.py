@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 
 from magicfootball.asgi import application
 from tournament.models import Game
+from tournament.realtime.frames import apply_update
 from tournament.rules.events import Actor
 from tournament.services.actions import game_act
 from tournament.services.rooms import room_create
@@ -18,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _room(n_bots: int = 2):
-    room = room_create(nickname="Anna", bots=["easy"] * n_bots, seed=99)
+    room = room_create(nickname="Anna", bots=["easy"] * n_bots, seed=99, house_rules={"seats": n_bots + 1})
     return room
 
 
@@ -140,7 +141,7 @@ async def test_delta_clients_rebuild_exactly_the_full_view():
         if "delta" in upd:
             assert upd["base"] == version
             assert set(upd["delta"]) < set(full["view"])  # only what changed
-            held = {k: v for k, v in {**held, **upd["delta"]}.items() if k not in upd.get("removed", ())}
+            held = apply_update(held, upd)
         else:
             held = upd["view"]
         assert held == full["view"]
@@ -153,6 +154,45 @@ async def test_delta_clients_rebuild_exactly_the_full_view():
             expected_version=version,
             action_id=f"a{step}",
         )
+    await full_client.disconnect()
+    await delta_client.disconnect()
+
+
+async def test_delta_sends_only_the_seats_that_changed():
+    """With many seats, a move that changes one seat's money sends that seat's entry (``items``), not the
+    whole list; the client's copy still equals the full view after every version."""
+    room = await database_sync_to_async(_room)(6)
+    full_client = await _connect(room.code)
+    delta_client = await _connect(room.code, "?format=json&delta=1")
+    version = (await _recv(full_client))["version"]
+    held = (await _recv(delta_client))["view"]
+    await database_sync_to_async(game_act)(
+        code=room.code, actor=Actor("host"), action={"type": "start"}, expected_version=version, action_id="s"
+    )
+    seen_items = 0
+    for step in range(30):
+        full = await _recv(full_client)
+        upd = await _recv(delta_client)
+        seats = upd.get("items", {}).get("seats")
+        if seats is not None:
+            assert "seats" not in upd["delta"]
+            assert 0 < len(seats) <= len(full["view"]["seats"]) // 2
+            assert all(full["view"]["seats"][int(i)] == seat for i, seat in seats.items())
+            assert len(json.dumps(upd)) < len(json.dumps({**upd, "delta": full["view"]}))
+            seen_items += 1
+        held = apply_update(held, upd)
+        assert held == full["view"], f"step {step}"
+        if seen_items >= 2:
+            break
+        prompt = full["view"]["prompts"][0]
+        await database_sync_to_async(game_act)(
+            code=room.code,
+            actor=Actor("host"),
+            action={"type": "force_default", "prompt": prompt["id"]},
+            expected_version=full["version"],
+            action_id=f"a{step}",
+        )
+    assert seen_items >= 2
     await full_client.disconnect()
     await delta_client.disconnect()
 
