@@ -82,3 +82,52 @@ async def test_a_group_is_a_redis_subscription_that_ends_with_its_last_member(
         client.close()
         await layer.flush()
     assert subscribers == 1
+
+
+THREAD_PUSH = """
+import asyncio, json, threading
+from channels.layers import channel_layers, get_channel_layer
+from tournament.services import notify
+
+async def main():
+    receiver = channel_layers.make_backend("default")  # another replica's layer
+    channel = await receiver.new_channel()
+    await receiver.group_add(notify.room_group("GROUPNAME"), channel)
+    # what a committing thread does after an action: no event loop in that thread
+    worker = threading.Thread(target=notify.game_changed, args=("GROUPNAME", 9, 55))
+    worker.start()
+    worker.join()
+    message = await asyncio.wait_for(receiver.receive(channel), timeout=10)
+    direct = notify._thread_publisher.applies(get_channel_layer())
+    loop_used = notify._publisher._loop is not None
+    print(json.dumps({"message": message, "direct": direct, "publisher_loop": loop_used}))
+
+asyncio.run(main())
+"""
+
+
+def test_a_committing_thread_publishes_to_other_replicas_itself(
+    redis_url: str, django_subprocess: Callable[..., str]
+) -> None:
+    """The thread that committed sends the PUBLISH on its own connection, in channels-redis's format (the
+    other replica's layer decodes it), without the background publisher loop."""
+    group = uuid.uuid4().hex[:12]
+    out = django_subprocess(THREAD_PUSH.replace("GROUPNAME", group), REDIS_URL=redis_url)
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["message"] == {"type": "game.changed", "version": 9, "seq": 55}
+    assert result["direct"] is True
+    assert result["publisher_loop"] is False
+
+
+def test_a_thread_push_to_a_redis_that_is_down_fails_fast_and_backs_off() -> None:
+    """Redis unreachable: the push is logged as lost (hubs poll), and the thread leaves Redis alone for a
+    while instead of paying a connect timeout on every action."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from tournament.services.notify import _ThreadPublisher
+
+    layer = RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:1/0"])  # nothing listens on port 1
+    publisher = _ThreadPublisher()
+    assert publisher.applies(layer)
+    assert publisher.publish(layer, "room.X", {"type": "game.changed", "version": 1, "seq": 1}) is False
+    assert not publisher.applies(layer)

@@ -1,11 +1,13 @@
 """Tell the room's sockets that the game moved on — only ever after the transaction committed.
 
-Publishing follows every action, so it must cost the committing thread next to nothing (issue 10,
+Publishing follows every action, so it must cost next to nothing on the way to the sockets (issue 10,
 docs/PERFORMANCE.md): this process's own room hub is woken directly on the server's event loop, and the
-push to the other processes (the channel layer) is handed to that same loop without waiting for it. Outside
-a server (management commands, tests) one long-lived publisher loop sends it, because ``async_to_sync``
-would start a fresh event loop and thread per call. The in-process layer is skipped when this process's
-hub was woken directly: that layer reaches nobody else.
+committing thread then sends the Redis ``PUBLISH`` to the other processes itself, on a connection it keeps,
+while the loop already fans out (channels-redis's ``group_send`` on the loop cost ~0.2 ms of the loop before
+the local fan-out could start). Other layers get the push handed to the server loop; outside a server
+(management commands, tests) one long-lived publisher loop sends it, because ``async_to_sync`` would start a
+fresh event loop and thread per call. The in-process layer is skipped when this process's hub was woken
+directly: that layer reaches nobody else.
 """
 
 from __future__ import annotations
@@ -14,11 +16,19 @@ import asyncio
 import contextvars
 import logging
 import threading
+import time
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+try:  # the Redis layer is optional (SQLite + in-memory layer needs no Redis)
+    import redis
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+    from channels_redis.utils import _consistent_hash, decode_hosts
+except ImportError:  # pragma: no cover - the project installs channels-redis
+    RedisPubSubChannelLayer = None  # type: ignore[assignment,misc]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +62,55 @@ class _Publisher:
 
 
 _publisher = _Publisher()
+
+
+class _ThreadPublisher:
+    """``PUBLISH`` from a synchronous thread exactly as channels-redis's pub/sub layer would (its group
+    channel name, shard and serializer), on a connection each thread keeps.
+
+    Only for ``RedisPubSubChannelLayer`` itself (a subclass may change how it sends, as the tests' dropping
+    layer does). After a failure the thread leaves Redis alone for a few seconds (the pushes go through the
+    server loop meanwhile), so an outage never stalls every action on a connect timeout.
+    """
+
+    RETRY_SECONDS = 5.0
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def applies(self, layer: Any) -> bool:
+        if RedisPubSubChannelLayer is None or type(layer) is not RedisPubSubChannelLayer:
+            return False
+        return time.monotonic() >= getattr(self._local, "down_until", 0.0)
+
+    def publish(self, layer: Any, group: str, message: dict[str, Any]) -> bool:
+        """Publish ``message`` to ``group``; False (and logged) when Redis could not be reached."""
+        local = self._local
+        if getattr(local, "layer", None) is not layer:
+            hosts = decode_hosts(layer._kwargs.get("hosts") or (layer._args[0] if layer._args else None))
+            local.clients = [_sync_client(host) for host in hosts]
+            local.layer = layer
+        channel = f"{layer._kwargs.get('prefix', 'asgi')}__group__{group}"
+        client = local.clients[_consistent_hash(channel, len(local.clients))]
+        try:
+            client.publish(channel, layer.serialize(message))
+        except redis.RedisError:
+            local.down_until = time.monotonic() + self.RETRY_SECONDS
+            log.warning("push to group %s failed; retrying through the server loop", group, exc_info=True)
+            return False
+        return True
+
+
+def _sync_client(host: dict[str, Any]) -> Any:
+    """A synchronous client for one of channels-redis's host entries (an address or connection options)."""
+    options = {"socket_connect_timeout": 1.0, "socket_timeout": PUBLISH_TIMEOUT, **host}
+    address = options.pop("address", None)
+    if address is not None:
+        return redis.Redis.from_url(address, **options)
+    return redis.Redis(**options)
+
+
+_thread_publisher = _ThreadPublisher()
 
 
 class LocalRooms(Protocol):
@@ -98,6 +157,8 @@ def _send(code: str, message: dict[str, Any], reached_here: bool = False) -> Non
         server = local_rooms.server_loop() if local_rooms is not None else None
         if running is not None:
             _spawn(layer.group_send(group, message))
+        elif _thread_publisher.applies(layer) and _thread_publisher.publish(layer, group, message):
+            return
         elif server is not None and not server.is_closed():
             # The push is the first thing the server loop does next (before this process's own fan-out,
             # which the caller schedules after it): the other processes hear of the version at once.
@@ -129,12 +190,19 @@ def game_changed(code: str, version: int, last_seq: int) -> None:
     """Broadcast the new version; each socket renders its own viewer's projection of it."""
     rooms = local_rooms
     here = rooms is not None and rooms.serves(code)
-    _send(code, {"type": "game.changed", "version": version, "seq": last_seq}, reached_here=here)
+    message = {"type": "game.changed", "version": version, "seq": last_seq}
+    # Published from this thread, the push to the others goes out while the loop already fans out here;
+    # handed to the loop, it goes first, so that the other processes hear at once (module docstring).
+    local_first = here and _running_loop() is None and _thread_publisher.applies(get_channel_layer())
+    if not local_first:
+        _send(code, message, reached_here=here)
     if here:
         try:
             rooms.changed(code, version)  # type: ignore[union-attr]
         except Exception:
             log.warning("local push to room %s failed", code, exc_info=True)
+    if local_first:
+        _send(code, message, reached_here=here)
 
 
 def host_alert(code: str, message: str) -> None:
