@@ -95,15 +95,6 @@ def dumps(obj: Any) -> bytes:
     return orjson.dumps(obj)
 
 
-def apply_update(view: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any] | None:
-    """``tournament.realtime.frames.apply_update``, imported once Django is set up (main() does that
-    before any client connects)."""
-    from tournament.realtime.frames import apply_update as apply
-
-    globals()["apply_update"] = apply
-    return apply(view, frame)
-
-
 # ---------------------------------------------------------------------------------------- clients
 
 
@@ -128,6 +119,9 @@ class Client:
     work of a real client for every frame: decode it completely and apply it."""
 
     def __init__(self, bench: Bench, url: str, player: bool, token: str | None = None) -> None:
+        from tournament.realtime.frames import apply_update  # the protocol's reference client code
+
+        self.apply_update = apply_update  # (imported here: Django is set up before any client exists)
         self.bench = bench
         self.url = url
         self.player = player
@@ -199,7 +193,7 @@ class Client:
                 if self.view is not None and frame.get("base") == self.version:
                     # the protocol's reference client code: keys replaced, removed keys dropped, changed
                     # list items (the seats) replaced by index, all in the view this client holds
-                    self.view = apply_update(self.view, frame)
+                    self.view = self.apply_update(self.view, frame)
                 else:
                     self.errors["delta_without_base"] += 1
             elif "view" in frame:
