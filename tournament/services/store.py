@@ -481,14 +481,9 @@ def _update_rows(model: Any, columns: list[str], rows: list[tuple[Any, ...]]) ->
     are plain strings and integers, so no field conversion is skipped. Each tuple is the new column
     values followed by the row's primary key.
     """
-    from django.db import connection
+    from tournament.services import sql
 
-    qn = connection.ops.quote_name
-    fields = {f.attname: f.column for f in model._meta.concrete_fields}
-    assignments = ", ".join(f"{qn(fields[c])} = %s" for c in columns)
-    sql = f"UPDATE {qn(model._meta.db_table)} SET {assignments} WHERE {qn(model._meta.pk.column)} = %s"
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+    sql.update_rows(model, columns, rows)
 
 
 def _ensure_catalog_rows() -> None:
