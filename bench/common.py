@@ -249,16 +249,18 @@ def start_server(
     log_dir: Path,
     app: str = "magicfootball.asgi:application",
     extra_args: Sequence[str] = (),
+    root: Path = ROOT,
 ) -> Server:
     """Start ``kind`` (daphne, or uvicorn as docker-compose runs it: ``magicfootball.serve``) on a free port
-    of 127.0.0.1 and wait until it accepts connections."""
+    of 127.0.0.1 and wait until it accepts connections; ``root``: the checkout whose code it serves (``env``
+    must put it on ``PYTHONPATH``)."""
     port = free_port()
     log_path = log_dir / f"{kind}-{port}.log"
     argv = serve.argv(kind, "127.0.0.1", port, app, extra_args)
     with log_path.open("w") as log:
         process = subprocess.Popen(
             argv,
-            cwd=ROOT,
+            cwd=root,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

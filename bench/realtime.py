@@ -298,25 +298,31 @@ class Bench:
         n = 0
         while len(latencies) < actions and time.monotonic() - started < RUN_LIMIT and n < actions * 3:
             n += 1
-            await self.settle(quiet=0.0, limit=5)
-            current = max(c.version for c in self.clients)
-            rnd = Round(target=current + 1, t0=0.0, waiting=len(self.clients))
-            ok = await send(self, n, rnd)
-            if not ok:
-                failures["nothing to do"] += 1
-                break
-            try:
-                await asyncio.wait_for(rnd.done.wait(), ROUND_TIMEOUT)
-            except TimeoutError:
-                failures["timeout"] += 1
-                continue
-            finally:
-                self.round = None
-            if rnd.failed:
-                failures[rnd.failed] += 1
-                continue
-            latencies.append(rnd.last - rnd.t0)
+            latency, failure = await self.one(send, n)
+            if failure:
+                failures[failure] += 1
+                if failure == "nothing to do":
+                    break
+            else:
+                latencies.append(latency)
         return latencies, failures
+
+    async def one(self, send, n: int) -> tuple[float, str]:
+        """One action through ``send``: (latency to the last client, "") or (0, what went wrong)."""
+        await self.settle(quiet=0.0, limit=5)
+        current = max(c.version for c in self.clients)
+        rnd = Round(target=current + 1, t0=0.0, waiting=len(self.clients))
+        if not await send(self, n, rnd):
+            return 0.0, "nothing to do"
+        try:
+            await asyncio.wait_for(rnd.done.wait(), ROUND_TIMEOUT)
+        except TimeoutError:
+            return 0.0, "timeout"
+        finally:
+            self.round = None
+        if rnd.failed:
+            return 0.0, rnd.failed
+        return rnd.last - rnd.t0, ""
 
 
 # ------------------------------------------------------------------------------------------- ours
