@@ -88,9 +88,10 @@ def _adapters(model: type[Model], columns: tuple[str, ...], vendor: str = "") ->
 
 
 class _JsonText:
-    """A JSON column on SQLite: the text ``json.dumps`` would store, encoded by orjson (several times
-    faster: every action writes its flow, events and action record). SQL NULL stays NULL, and whatever
-    orjson refuses (an integer beyond 64 bits) goes through the field as before."""
+    """A JSON column on SQLite: the document ``json.dumps`` would store, encoded by orjson (several times
+    faster: every action writes its flow, events and action record). The text is compact UTF-8 instead of
+    ``\\u`` escapes; every reader parses it alike. SQL NULL stays NULL, and whatever orjson refuses (an
+    integer beyond 64 bits) goes through the field as before."""
 
     __slots__ = ("field",)
 
