@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import os
 import resource
 import statistics
@@ -44,7 +43,7 @@ from bench.common import (  # noqa: E402
     temp_database,
     use_database_here,
 )
-from bench.realtime import Bench, make_room, send_ours  # noqa: E402
+from bench.realtime import Bench, collector_resting, make_room, send_ours  # noqa: E402
 
 
 class Side:
@@ -90,19 +89,15 @@ async def run(other: Path, spectators: int, actions: int, kind: str, log_dir: Pa
             sides.append(Side(name, server, bench))
         a, b = sides
         pairs: list[float] = []
-        gc.collect()
-        gc.freeze()
-        gc.disable()  # the clients are the instrument (as in bench/realtime.py)
         try:
-            for n in range(1, actions + 1):
-                first, second = (a, b) if n % 2 else (b, a)  # A B, B A, A B …: neither side always goes first
-                x = await first.one(n)
-                y = await second.one(n)
-                if x is not None and y is not None:
-                    pairs.append((x - y) if first is a else (y - x))
+            with collector_resting():
+                for n in range(1, actions + 1):
+                    first, second = (a, b) if n % 2 else (b, a)  # A B, B A, …: neither side always first
+                    x = await first.one(n)
+                    y = await second.one(n)
+                    if x is not None and y is not None:
+                        pairs.append((x - y) if first is a else (y - x))
         finally:
-            gc.enable()
-            gc.unfreeze()
             for side in sides:
                 await side.bench.close()
     for side in sides:

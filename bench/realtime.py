@@ -55,6 +55,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -236,6 +237,23 @@ class Client:
             await asyncio.wait_for(self.closed.wait(), 2)
 
 
+@contextlib.contextmanager
+def collector_resting() -> Iterator[None]:
+    """Python's cyclic collector off while clients measure.
+
+    The clients are the measuring instrument: a cyclic collection over their 58-208 views (a gen-2 pause
+    of 70-90 ms was seen) would be counted as the server's latency. Nothing they allocate per frame is
+    cyclic, so reference counting frees it all while the collector rests."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
 class Bench:
     """A room's clients and the rounds measured over them."""
 
@@ -279,17 +297,8 @@ class Bench:
         limit) and returns the version it must produce, or None when nothing is left to do."""
         latencies: list[float] = []
         failures: Counter[str] = Counter()
-        # The clients are the measuring instrument: a cyclic collection over their 58-208 views (a gen-2
-        # pause of 70-90 ms was seen) would be counted as the server's latency. Nothing they allocate per
-        # frame is cyclic, so reference counting frees it all while the collector rests.
-        gc.collect()
-        gc.freeze()
-        gc.disable()
-        try:
+        with collector_resting():
             return await self._measure(send, actions, latencies, failures)
-        finally:
-            gc.enable()
-            gc.unfreeze()
 
     async def _measure(
         self, send, actions: int, latencies: list[float], failures: Counter[str]

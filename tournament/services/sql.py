@@ -71,7 +71,7 @@ def _statement(
 
 
 @cache
-def _adapters(model: type[Model], columns: tuple[str, ...], vendor: str = "") -> tuple[Any, ...]:
+def _adapters(model: type[Model], columns: tuple[str, ...], vendor: str) -> tuple[Any, ...]:
     """Per column: None (the driver takes the value as it is), a ``_JsonText`` (SQLite's JSON text,
     encoded by orjson) or the model field (its ``get_db_prep_save``)."""
     fields = _fields(model)
@@ -198,7 +198,10 @@ def update_where(model: type[Model], values: dict[str, Any], where: dict[str, An
 
 def update_rows(model: type[Model], columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
     """``UPDATE <table> SET <columns> WHERE id = %s`` for many rows in one ``executemany``; each tuple is
-    the new column values (plain strings and integers, no adaptation) followed by the row's id."""
+    the new column values (plain strings and integers, no adaptation) followed by the row's id.
+
+    Why not ``bulk_update``: it builds one ``CASE WHEN id = … THEN …`` expression per column and row,
+    which cost more than the rules themselves on every action (bench/tournament.py)."""
     conn = connections["default"]
     run = _Raw(conn)
     with run as cursor:

@@ -27,6 +27,7 @@ from tournament.rules.state import (
     SeatState,
     SquareState,
 )
+from tournament.services import sql
 
 CACHE_SIZE = 512
 
@@ -385,7 +386,7 @@ def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
         for acc in Account.objects.bulk_create(created):
             snap.account_pk[acc.key] = acc.pk
         if changed:
-            _update_rows(Account, ["balance"], changed)
+            sql.update_rows(Account, ["balance"], changed)
     # country squares and markers (likewise: a phase change touches up to 16 squares at once)
     if new.squares != old.squares:
         new_squares: list[CountrySquare] = []
@@ -399,7 +400,7 @@ def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
         for row in CountrySquare.objects.bulk_create(new_squares):
             snap.square_pk[row.index] = row.pk
         if moved_squares:
-            _update_rows(CountrySquare, ["status", "coach_id"], moved_squares)
+            sql.update_rows(CountrySquare, ["status", "coach_id"], moved_squares)
     if new.markers != old.markers:
         new_markers: list[Marker] = []
         moved_markers = []
@@ -411,7 +412,7 @@ def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
         for row in Marker.objects.bulk_create(new_markers):
             snap.marker_pk[row.number] = row.pk
         if moved_markers:
-            _update_rows(Marker, ["square"], moved_markers)
+            sql.update_rows(Marker, ["square"], moved_markers)
     # cards
     if not snap.card_pk and (new_places := _card_places(new)):
         rows = [
@@ -434,7 +435,7 @@ def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
             for card, (loc, owner, pos) in _moved_cards(old, new)
         ]
         if moved:
-            _update_rows(CardCopy, ["location", "owner_id", "position"], moved)
+            sql.update_rows(CardCopy, ["location", "owner_id", "position"], moved)
     # matches
     for m in new.matches:
         before = next((o for o in old.matches if o.number == m.number), None)
@@ -464,26 +465,11 @@ def write_changes(snap: Snapshot, old: GameState, new: GameState) -> None:
             row = Match.objects.create(game_id=gid, number=m.number, **fields)
             snap.match_pk[m.number] = row.pk
         else:
-            from tournament.services import sql
-
             sql.update_where(Match, fields, {"id": snap.match_pk[m.number]})
     if len(snap.match_pk) > len(new.matches):  # a host's rewind went back before some matches existed
         kept = {m.number for m in new.matches}
         gone = [snap.match_pk.pop(number) for number in list(snap.match_pk) if number not in kept]
         Match.objects.filter(pk__in=gone).delete()
-
-
-def _update_rows(model: Any, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
-    """``UPDATE <table> SET <columns> WHERE id = ?`` for many rows as one ``executemany``.
-
-    Why not ``bulk_update``: it builds one ``CASE WHEN id = … THEN …`` expression per column and row,
-    which cost more than the rules themselves on every action (bench/tournament.py). Each row's values
-    are plain strings and integers, so no field conversion is skipped. Each tuple is the new column
-    values followed by the row's primary key.
-    """
-    from tournament.services import sql
-
-    sql.update_rows(model, columns, rows)
 
 
 def _ensure_catalog_rows() -> None:
