@@ -74,6 +74,7 @@ def project(
 def public_part(state: GameState, cat: Catalog) -> dict[str, Any]:
     """Everything in a view that is the same for every viewer (no key of ``personal_part``)."""
     seats = []
+    countries = state.countries_by_seat()
     for seat, st in sorted(state.seats.items()):
         team = state.piles.get(team_key(seat), [])
         seats.append(
@@ -86,17 +87,22 @@ def public_part(state: GameState, cat: Catalog) -> dict[str, Any]:
                 "role": st.role,
                 "out": st.out,
                 "money": state.accounts.get(account_key(seat)),
-                "country": state.country_of(seat),
+                "country": countries.get(seat),
                 "team_count": len(team),
                 "holding_count": len(state.piles.get(holding_key(seat), [])),
             }
         )
     squares = []
+    marker_on: dict[int, int] = {}  # square -> the first marker lying on it
+    for n, at in state.markers.items():
+        if at is not None:
+            marker_on.setdefault(at, n)
+    rivals = state.phase == "phase2"
     for idx, sq in sorted(state.squares.items()):
         status = sq.status
-        if status == "qualified" and state.phase == "phase2":
+        if status == "qualified" and rivals:
             status = "rival"
-        marker = next((n for n, s in state.markers.items() if s == idx), None)
+        marker = marker_on.get(idx)
         squares.append(
             {
                 "index": idx,

@@ -241,6 +241,18 @@ class GameState:
                 return self.on_square.get(idx)
         return None
 
+    def countries_by_seat(self) -> dict[int, str | None]:
+        """``country_of`` for every BC at once (same precedence: a finals box first, then the first
+        contracted square), for projections that list all seats: one pass instead of one per seat."""
+        found: dict[int, str | None] = {}
+        for box, coach in self.finals_coaches.items():
+            if coach is not None and box in self.finals:
+                found.setdefault(coach, self.finals[box])
+        for idx, sq in self.squares.items():
+            if sq.status == "contracted" and sq.coach is not None:
+                found.setdefault(sq.coach, self.on_square.get(idx))
+        return found
+
     def square_of_country(self, country: str) -> int | None:
         """The track index where a country card lies, if on the board."""
         for idx, cid in self.on_square.items():

@@ -86,3 +86,26 @@ def test_whole_tournaments_to_the_cup(seed, seats, p_default, fee_to):
     final = finals_matches[-1]
     assert state.piles["cup"] == [final.winner_country] == [state.winner["country"]]
     assert state.prompts == []
+
+
+@settings(max_examples=40, **BASE)
+@given(seed=st.integers(min_value=0, max_value=2**62), seats=st.integers(min_value=2, max_value=8))
+def test_the_seats_and_squares_every_viewer_sees_follow_the_state(seed, seats):
+    """The public view lists each seat's country and each square's marker from maps built once per
+    projection; after every action they say what ``country_of`` and the markers say one by one."""
+    from cards.catalog import get_catalog
+    from tournament.rules.projection import public_part
+
+    state = _start(seed, seats, "coach")
+    rnd = random.Random(seed)
+    while state.status == "running":
+        p = rnd.choice(state.prompts)
+        answer = {"type": "answer", "prompt": p.id, "choice": random_answer(p, rnd)}
+        state, _ = act(state, seat(p.seat), answer)
+        public = public_part(state, get_catalog())
+        assert {s["seat"]: s["country"] for s in public["seats"]} == {
+            s: state.country_of(s) for s in state.seats
+        }
+        assert {sq["index"]: sq["marker"] for sq in public["squares"]} == {
+            idx: next((n for n, at in state.markers.items() if at == idx), None) for idx in state.squares
+        }
