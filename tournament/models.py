@@ -130,7 +130,8 @@ class Account(models.Model):
 class LedgerEntry(models.Model):
     """One transfer between two accounts: money only ever moves, it is never created or lost."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="ledger")
+    # no index of its own: the unique (game, seq) index starts with it, and every action writes both
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="ledger", db_index=False)
     seq = models.PositiveIntegerField()
     debit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="outgoing")
     credit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
@@ -205,7 +206,8 @@ class Marker(models.Model):
 class Event(models.Model):
     """Append-only log of what happened, with a per-game sequence number and an audience."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # no index of its own: the unique (game, seq) index starts with it, and every action writes both
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     version = models.PositiveIntegerField()  # game version this event belongs to
     kind = models.CharField(max_length=40)
@@ -216,8 +218,8 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["game", "seq"]
+        # no (game, version) index: no query looks events up by version, and each action paid for it
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
-        indexes = [models.Index(fields=["game", "version"], name="event_game_version")]
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.kind}"
@@ -226,7 +228,8 @@ class Event(models.Model):
 class ActionRecord(models.Model):
     """A command the game accepted: makes retries idempotent and lets a game be replayed from its seed."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    # no index of its own: the unique (game, actor, action_id) index starts with it
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", db_index=False)
     actor = models.CharField(max_length=16)
     action_id = models.CharField(max_length=64)
     action = models.JSONField()
