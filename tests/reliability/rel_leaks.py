@@ -277,6 +277,26 @@ def json_leaks(value: Any, hidden: set[str], where: str, viewer: str) -> list[Le
     return [Leak(where, viewer, text, path) for path, text in json_strings(value) if text in hidden]
 
 
+def patch_strings(patch: Any, merged: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Like ``json_strings`` for a delta's ``patch``, which carries only the changed members of objects:
+    whether an object is a player card (whose ``country`` is a nationality) is read from the object the
+    patch merges into (``merged``, the same path in the full view), not from the few members sent."""
+    if not (isinstance(patch, dict) and isinstance(merged, dict)):
+        yield from json_strings(patch, path)
+        return
+    player_card = "stars" in merged and "position" in merged
+    for key, item in patch.items():
+        yield f"{path}.{key}#key", str(key)
+        if player_card and key == "country":
+            continue
+        yield from patch_strings(item, merged.get(key), f"{path}.{key}")
+
+
+def json_patch_leaks(patch: Any, merged: Any, hidden: set[str], where: str, viewer: str) -> list[Leak]:
+    """Hidden card ids in a delta's ``patch`` (``merged``: the full view it must give)."""
+    return [Leak(where, viewer, text, path) for path, text in patch_strings(patch, merged) if text in hidden]
+
+
 @dataclass(frozen=True)
 class HtmlNames:
     """Card names that identify exactly one card (in the language of the frames), for scanning HTML."""

@@ -31,6 +31,7 @@ from rel_leaks import (
     MatchMemory,
     html_leaks,
     json_leaks,
+    json_patch_leaks,
     may_leak,
     money_drawn,
     visible_cards,
@@ -63,6 +64,7 @@ class Tally:
     actions: int = 0
     json_frames: int = 0
     deltas: int = 0
+    patches: int = 0  # deltas that merged nested objects (``patch``)
     html_frames: int = 0
     events: int = 0
     leaks: list[Leak] = field(default_factory=list)
@@ -167,12 +169,20 @@ def play_and_check(seed: int, tally: Tally, html_stride: int) -> None:
                 delta_text = pushed.delta(key, viewer)
                 tally.deltas += 1
                 delta = orjson.loads(delta_text.encode())
+                tally.patches += "patch" in delta
                 if may_leak(delta_text, every - (now & allowed)):
                     tally.leaks += json_leaks(
                         delta["delta"], every - now, f"seed {seed} v{version} delta", label
                     )
                     tally.leaks += json_leaks(
                         delta.get("items", {}), every - now, f"seed {seed} v{version} items", label
+                    )
+                    tally.leaks += json_patch_leaks(
+                        delta.get("patch", {}),
+                        frame["view"],
+                        every - now,
+                        f"seed {seed} v{version} patch",
+                        label,
                     )
                 for gone in delta.get("removed", ()):
                     assert gone in views[label], f"seed {seed} v{version} {label}: removes a missing {gone}"
@@ -224,10 +234,12 @@ def test_no_frame_shows_a_card_its_viewer_may_not_see(group: int) -> None:
         play_and_check(seed=4000 + index, tally=tally, html_stride=stride)
     print(
         f"group {group}: {tally.tournaments} tournaments, {tally.actions} actions, {tally.events} events, "
-        f"{tally.json_frames} JSON frames and {tally.deltas} deltas, {tally.html_frames} HTML frames checked"
+        f"{tally.json_frames} JSON frames and {tally.deltas} deltas ({tally.patches} with patches), "
+        f"{tally.html_frames} HTML frames checked"
     )
     assert tally.tournaments == per_group
     assert tally.deltas > tally.actions  # deltas were checked for most viewers of most versions
+    assert tally.patches > tally.tournaments  # ... and among them nested patches (the running matches)
     assert not tally.leaks, (
         "\n".join(str(leak) for leak in tally.leaks[:15]) + f"\n({len(tally.leaks)} in all)"
     )
@@ -249,6 +261,11 @@ def test_the_checker_sees_a_leak() -> None:
     assert [leak.card for leak in json_leaks(frame["view"], hidden, "view", "seat 1")] == [
         state.piles["box1"][-1]
     ]
+    # the same card in a delta's patch of the open field card (a few members of it only)
+    field = frame["view"]["open_cards"]["field"]
+    patch = {"open_cards": {"field": {"id": field["id"], "country": field["country"]}}}
+    leaks = json_patch_leaks(patch, frame["view"], hidden, "patch", "seat 1")
+    assert [leak.card for leak in leaks] == [state.piles["box1"][-1]]  # the id; the nationality is no card
     other_team = state.piles.get("team:2", []) or state.piles["official_fields"]
     text = f"<span>{cat.player(other_team[0]).name}</span>"
     assert html_leaks(text, hidden, HtmlNames.build(cat), "html", "seat 1")

@@ -146,14 +146,15 @@ class VersionFrames:
         if frame is None:
             personal = self.personal(key, viewer)
             before = previous.personal(key, viewer)
-            changed, items = _changes(before, personal)
+            changed, items, patches = _changes(before, personal)
             removed = [k for k in before if k not in personal]
-            public_changed, public_items = self._public_delta()
+            public_changed, public_items, public_patches = self._public_delta()
             members = b",".join(p for p in (public_changed, _members(changed)) if p)
             item_members = b",".join(p for p in (public_items, _members(items)) if p)
+            patch_members = b",".join(p for p in (public_patches, _members(patches)) if p)
             snap = self.snap
             frame = self._frames[(key, "delta")] = Frame.of(
-                b'{"type":"update","version":%d,"base":%d,"first_seq":%d,"seq":%d,"delta":{%s}%s%s,"events":%s}'
+                b'{"type":"update","version":%d,"base":%d,"first_seq":%d,"seq":%d,"delta":{%s}%s%s%s,"events":%s}'
                 % (
                     snap.version,
                     previous.snap.version,
@@ -161,6 +162,7 @@ class VersionFrames:
                     snap.last_seq,
                     members,
                     b',"items":{%s}' % item_members if item_members else b"",
+                    b',"patch":{%s}' % patch_members if patch_members else b"",
                     b',"removed":' + encode_bytes(removed) if removed else b"",
                     self._events_json(viewer),
                 )
@@ -174,13 +176,14 @@ class VersionFrames:
             body = self._encoded[cache_key] = _members(part)
         return body
 
-    def _public_delta(self) -> tuple[bytes, bytes]:
-        """The public part's changed keys and changed list items, encoded once for every viewer."""
+    def _public_delta(self) -> tuple[bytes, bytes, bytes]:
+        """The public part's changed keys, changed list items and patched objects, encoded once for every
+        viewer."""
         bodies = self._encoded.get("public-delta")
         if bodies is None:
             assert self.previous is not None
-            changed, items = _changes(self.previous.public, self.public)
-            bodies = self._encoded["public-delta"] = (_members(changed), _members(items))
+            changed, items, patches = _changes(self.previous.public, self.public)
+            bodies = self._encoded["public-delta"] = (_members(changed), _members(items), _members(patches))
         return bodies
 
     def _events_json(self, viewer: Viewer) -> bytes:
@@ -196,12 +199,21 @@ _MISSING = object()
 ITEMS_MIN = 4  # lists shorter than this are sent whole: an index per item would save nothing
 
 
-def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The keys of ``after`` whose value changed (new values), and, for lists that kept their length and
-    changed in at most half their items (the seats when one seat's money moved), only those items by
-    index: a protocol client re-reads what changed, not eight seats for one (docs/PROTOCOL.md)."""
+def _changes(
+    before: dict[str, Any], after: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """What a protocol client must re-read, split three ways (docs/PROTOCOL.md):
+
+    - the keys of ``after`` whose value changed, with their new values;
+    - for lists that kept their length and changed in at most half their items (the seats when one
+      seat's money moved), only those items by index, not eight seats for one;
+    - for objects that are objects in both versions and lost no member at any depth (the running match
+      when one side's active player changed), only the changed members, nested the same way: the whole
+      match is ~1 KB, the change often a few dozen bytes.
+    """
     changed: dict[str, Any] = {}
     items: dict[str, Any] = {}
+    patches: dict[str, Any] = {}
     for k, v in after.items():
         old = before.get(k, _MISSING)
         if old == v:
@@ -211,8 +223,35 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, A
             if 2 * len(moved) <= len(v):
                 items[k] = moved
                 continue
+        if type(v) is dict and type(old) is dict:
+            patch = _patch(old, v)
+            if patch is not None:
+                patches[k] = patch
+                continue
         changed[k] = v
-    return changed, items
+    return changed, items, patches
+
+
+def _patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
+    """The members of ``new`` that differ from ``old``; where both are objects, again only their changed
+    members. None when ``old`` has a member ``new`` lacks, at any depth: a merge cannot drop it, so the
+    caller sends the whole value instead."""
+    out: dict[str, Any] = {}
+    for k in old:
+        if k not in new:
+            return None
+    for k, v in new.items():
+        was = old.get(k, _MISSING)
+        if was == v:
+            continue
+        if type(v) is dict and type(was) is dict:
+            inner = _patch(was, v)
+            if inner is None:
+                return None
+            out[k] = inner
+        else:
+            out[k] = v
+    return out
 
 
 def _members(part: dict[str, Any]) -> bytes:
@@ -223,7 +262,8 @@ def _members(part: dict[str, Any]) -> bytes:
 def apply_update(view: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any] | None:
     """What a protocol client does with an ``update`` or ``state`` frame: the full ``view``, or the delta
     applied to the view it holds (which must be the frame's ``base``). Returns the new view; the held one
-    is updated in place. None when a delta arrives without a base to apply it to."""
+    is updated in place (its nested objects are replaced, never changed, so a copy of the held view made
+    before stays as it was). None when a delta arrives without a base to apply it to."""
     if "view" in frame:
         return frame["view"]
     if view is None:
@@ -236,7 +276,19 @@ def apply_update(view: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str
         for index, value in changed.items():
             items[int(index)] = value
         view[key] = items
+    for key, patch in frame.get("patch", {}).items():
+        view[key] = _merged(view[key], patch)
     return view
+
+
+def _merged(held: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """``held`` with ``patch`` merged in: an object member that is an object on both sides is merged
+    again, anything else replaces the member."""
+    out = dict(held)
+    for key, value in patch.items():
+        was = out.get(key)
+        out[key] = _merged(was, value) if type(value) is dict and type(was) is dict else value
+    return out
 
 
 def json_initial(snap: Snapshot, viewer: Viewer) -> str:
