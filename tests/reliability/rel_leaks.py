@@ -225,15 +225,19 @@ class Leak:
 
 
 # ------------------------------------------------------------------------------------ scanning
-def json_strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    """Every string (and key) in a JSON value with its path; a player card's nationality is skipped."""
+def json_strings(value: Any, path: str = "", shape: Any = None) -> Iterator[tuple[str, str]]:
+    """Every string (and key) in a JSON value with its path; a player card's nationality is skipped.
+
+    ``shape``: for a delta's ``patch``, which carries only the changed members of objects, the full view
+    it merges into; whether an object is a player card is read there, not from the few members sent."""
     if isinstance(value, dict):
-        player_card = "stars" in value and "position" in value
+        ref = shape if isinstance(shape, dict) else value
+        player_card = "stars" in ref and "position" in ref
         for key, item in value.items():
             yield f"{path}.{key}#key", str(key)
             if player_card and key == "country":
                 continue  # a visible player's nationality, not a country card
-            yield from json_strings(item, f"{path}.{key}")
+            yield from json_strings(item, f"{path}.{key}", shape and ref.get(key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
             yield from json_strings(item, f"{path}[{i}]")
@@ -270,31 +274,13 @@ def may_leak(text: str, hidden: set[str]) -> bool:
     return not hidden.isdisjoint(JSON_ID_RE.findall(NATIONALITY_RE.sub("", text)))
 
 
-def json_leaks(value: Any, hidden: set[str], where: str, viewer: str) -> list[Leak]:
-    """Hidden card ids anywhere in a JSON value (with the path of each)."""
+def json_leaks(value: Any, hidden: set[str], where: str, viewer: str, shape: Any = None) -> list[Leak]:
+    """Hidden card ids anywhere in a JSON value (with the path of each); ``shape`` as in ``json_strings``."""
     if not _has_hidden(value, hidden):
         return []
-    return [Leak(where, viewer, text, path) for path, text in json_strings(value) if text in hidden]
-
-
-def patch_strings(patch: Any, merged: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    """Like ``json_strings`` for a delta's ``patch``, which carries only the changed members of objects:
-    whether an object is a player card (whose ``country`` is a nationality) is read from the object the
-    patch merges into (``merged``, the same path in the full view), not from the few members sent."""
-    if not (isinstance(patch, dict) and isinstance(merged, dict)):
-        yield from json_strings(patch, path)
-        return
-    player_card = "stars" in merged and "position" in merged
-    for key, item in patch.items():
-        yield f"{path}.{key}#key", str(key)
-        if player_card and key == "country":
-            continue
-        yield from patch_strings(item, merged.get(key), f"{path}.{key}")
-
-
-def json_patch_leaks(patch: Any, merged: Any, hidden: set[str], where: str, viewer: str) -> list[Leak]:
-    """Hidden card ids in a delta's ``patch`` (``merged``: the full view it must give)."""
-    return [Leak(where, viewer, text, path) for path, text in patch_strings(patch, merged) if text in hidden]
+    return [
+        Leak(where, viewer, text, path) for path, text in json_strings(value, "", shape) if text in hidden
+    ]
 
 
 @dataclass(frozen=True)

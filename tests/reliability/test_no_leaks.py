@@ -31,7 +31,6 @@ from rel_leaks import (
     MatchMemory,
     html_leaks,
     json_leaks,
-    json_patch_leaks,
     may_leak,
     money_drawn,
     visible_cards,
@@ -177,12 +176,12 @@ def play_and_check(seed: int, tally: Tally, html_stride: int) -> None:
                     tally.leaks += json_leaks(
                         delta.get("items", {}), every - now, f"seed {seed} v{version} items", label
                     )
-                    tally.leaks += json_patch_leaks(
+                    tally.leaks += json_leaks(
                         delta.get("patch", {}),
-                        frame["view"],
                         every - now,
                         f"seed {seed} v{version} patch",
                         label,
+                        frame["view"],
                     )
                 for gone in delta.get("removed", ()):
                     assert gone in views[label], f"seed {seed} v{version} {label}: removes a missing {gone}"
@@ -264,7 +263,7 @@ def test_the_checker_sees_a_leak() -> None:
     # the same card in a delta's patch of the open field card (a few members of it only)
     field = frame["view"]["open_cards"]["field"]
     patch = {"open_cards": {"field": {"id": field["id"], "country": field["country"]}}}
-    leaks = json_patch_leaks(patch, frame["view"], hidden, "patch", "seat 1")
+    leaks = json_leaks(patch, hidden, "patch", "seat 1", shape=frame["view"])
     assert [leak.card for leak in leaks] == [state.piles["box1"][-1]]  # the id; the nationality is no card
     other_team = state.piles.get("team:2", []) or state.piles["official_fields"]
     text = f"<span>{cat.player(other_team[0]).name}</span>"

@@ -236,10 +236,9 @@ def _patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
     """The members of ``new`` that differ from ``old``; where both are objects, again only their changed
     members. None when ``old`` has a member ``new`` lacks, at any depth: a merge cannot drop it, so the
     caller sends the whole value instead."""
+    if not old.keys() <= new.keys():
+        return None
     out: dict[str, Any] = {}
-    for k in old:
-        if k not in new:
-            return None
     for k, v in new.items():
         was = old.get(k, _MISSING)
         if was == v:
