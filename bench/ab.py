@@ -68,11 +68,19 @@ class Side:
         return latency
 
 
-async def run(other: Path, spectators: int, actions: int, kind: str, log_dir: Path, env_db: dict) -> int:
+async def run(
+    other: Path,
+    spectators: int,
+    actions: int,
+    kind: str,
+    log_dir: Path,
+    env_db: dict,
+    pythons: tuple[str | None, str | None] = (None, None),
+) -> int:
     """Start both servers and rooms, then alternate their actions."""
     sides: list[Side] = []
     with servers() as started:
-        for name, root in (("A", ROOT), ("B", other)):
+        for (name, root), python in zip((("A", ROOT), ("B", other)), pythons, strict=True):
             env = child_env(
                 **env_db,
                 REDIS_URL=REDIS_SERVER,
@@ -81,7 +89,7 @@ async def run(other: Path, spectators: int, actions: int, kind: str, log_dir: Pa
                 LOG_LEVEL="ERROR",
                 PYTHONPATH=str(root),
             )
-            server = start_server(kind, env, log_dir, root=root)
+            server = start_server(kind, env, log_dir, root=root, python=python)
             started.append(server)
             code, tokens = await asyncio.to_thread(make_room)
             bench = Bench()
@@ -102,8 +110,10 @@ async def run(other: Path, spectators: int, actions: int, kind: str, log_dir: Pa
                 await side.bench.close()
     for side in sides:
         done = max(1, len(side.latencies))
+        python = pythons[0] if side is a else pythons[1]
         print(
-            f"{side.name} ({ROOT if side is a else other}): {len(side.latencies)} actions"
+            f"{side.name} ({ROOT if side is a else other}{', ' + python if python else ''}):"
+            f" {len(side.latencies)} actions"
             f"  p50 {1000 * percentile(side.latencies, 0.5):.2f} ms"
             f"  p99 {1000 * percentile(side.latencies, 0.99):.2f} ms"
             f"  server CPU {1000 * side.cpu / done:.2f} ms/action  failures {side.failures or 0}"
@@ -125,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spectators", type=int, default=50)
     parser.add_argument("--actions", type=int, default=400, help="actions per side")
     parser.add_argument("--server", choices=("daphne", "uvicorn"), default="uvicorn")
+    parser.add_argument(
+        "--python-a", help="the interpreter serving A (default: this one), e.g. another venv's python"
+    )
+    parser.add_argument("--python-b", help="the interpreter serving B (default: this one)")
     args = parser.parse_args(argv)
     other = args.other.resolve()
     if not (other / "magicfootball" / "serve.py").exists():
@@ -140,7 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     log_dir = Path(tempfile.mkdtemp(prefix="mft-ab-"))
     try:
-        return uvloop.run(run(other, args.spectators, args.actions, args.server, log_dir, db.env))
+        return uvloop.run(
+            run(
+                other,
+                args.spectators,
+                args.actions,
+                args.server,
+                log_dir,
+                db.env,
+                (args.python_a, args.python_b),
+            )
+        )
     finally:
         db.drop()
 

@@ -250,13 +250,16 @@ def start_server(
     app: str = "magicfootball.asgi:application",
     extra_args: Sequence[str] = (),
     root: Path = ROOT,
+    python: str | None = None,
 ) -> Server:
     """Start ``kind`` (daphne, or uvicorn as docker-compose runs it: ``magicfootball.serve``) on a free port
     of 127.0.0.1 and wait until it accepts connections; ``root``: the checkout whose code it serves (``env``
-    must put it on ``PYTHONPATH``)."""
+    must put it on ``PYTHONPATH``); ``python``: the interpreter (default: this one)."""
     port = free_port()
     log_path = log_dir / f"{kind}-{port}.log"
     argv = serve.argv(kind, "127.0.0.1", port, app, extra_args)
+    if python is not None:
+        argv[0] = python
     with log_path.open("w") as log:
         process = subprocess.Popen(
             argv,
