@@ -49,6 +49,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -438,6 +439,16 @@ def chromium_path() -> str:
         import playwright.sync_api  # noqa: F401
     except ImportError as exc:
         service_missing("Playwright", f"the playwright package is not importable ({exc})")
+    return path
+
+
+# ------------------------------------------------------------------------------------------- Caddy
+@pytest.fixture(scope="session")
+def caddy_path() -> str:
+    """Caddy, the deployment's proxy (Debian's package), to validate deploy/Caddyfile with."""
+    path = shutil.which("caddy")
+    if path is None:
+        service_missing("Caddy", "it is not installed (apt-get install -y caddy)")
     return path
 
 

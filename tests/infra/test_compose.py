@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -155,10 +154,9 @@ def test_the_healthcheck_url_exists_in_the_app() -> None:
     assert 'path("healthz"' in urls
 
 
-@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed (apt-get install caddy)")
-def test_caddy_accepts_the_caddyfile() -> None:
+def test_caddy_accepts_the_caddyfile(caddy_path: str) -> None:
     proc = subprocess.run(
-        ["caddy", "validate", "--adapter", "caddyfile", "--config", str(CADDYFILE)],
+        [caddy_path, "validate", "--adapter", "caddyfile", "--config", str(CADDYFILE)],
         capture_output=True,
         text=True,
         timeout=60,
