@@ -136,9 +136,9 @@ async def run(
 ) -> int:
     """Two legs of half the actions each: A's server started first, then B's first.
 
-    Why: with the same code on both sides, the side whose server started first came out 0.05–0.11 ms
-    slower per pair in four runs of 1,000 pairs (2026-11-24, cause not found), and 0.09 ms faster in the
-    next. Swapping the start order between the legs cancels any such effect; half the difference of the
+    Why: with the same code on both sides, the side whose server started first came out 0.05–0.15 ms
+    slower per pair in five runs of 500–1,000 pairs and 0.09 ms faster in one (2026-11-24, cause not
+    found). Swapping the start order between the legs cancels any such effect; half the difference of the
     legs' medians shows how far two halves of one run disagree (a step smaller than that is not seen)."""
     a = Side("A", ROOT, pythons[0])
     b = Side("B", other, pythons[1])
