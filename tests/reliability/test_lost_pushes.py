@@ -8,6 +8,7 @@ Pushes are dropped by ``tournament.realtime.testing`` (``CHANNEL_LAYER_DROP``), 
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from typing import Any
 
@@ -114,3 +115,25 @@ def test_restarting_redis_mid_game_every_client_resyncs_within_5_seconds(
     # Once Redis is back the pushes flow again (every hub re-subscribed, also the one that opened the room
     # while Redis was down): the last actions reach everybody at once, not at the next 2-second poll.
     assert max(delays[-4:]) < PUSHED, delays
+
+
+def test_a_frozen_redis_holds_the_committing_thread_half_a_second_at_most(private_redis: Any) -> None:
+    """Redis stops answering (its process stopped: connections stay open, no reply ever comes, as behind
+    a network that drops packets). The committing thread publishes on the database thread, behind which
+    every action of its process waits: it must give up within its own short timeout, not a socket's five
+    seconds, and then leave Redis alone for a while (the pushes go through the server loop meanwhile)."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from tournament.services.notify import _ThreadPublisher
+
+    layer = RedisPubSubChannelLayer(hosts=[private_redis.url])
+    publisher = _ThreadPublisher()
+    message = {"type": "game.changed", "version": 1, "seq": 1}
+    assert publisher.publish(layer, "room.FROZEN", message) is True  # connected, answering
+    private_redis.process.send_signal(signal.SIGSTOP)
+    started = time.monotonic()
+    assert publisher.publish(layer, "room.FROZEN", {**message, "version": 2}) is False
+    waited = time.monotonic() - started
+    # its timeout is 0.5 s (plus closing the connection); the socket timeout it used to wait out was 5 s
+    assert waited < 2.0, f"the database thread waited {waited:.1f} s on a frozen Redis"
+    assert not publisher.applies(layer)  # backing off: later pushes do not wait on it again
