@@ -77,6 +77,13 @@ def wait_socket(page: Any) -> None:
 
 
 def run_axe(page: Any) -> list[dict[str, Any]]:
+    """Serious and critical axe violations of the settled page: finite animations (a money flash, a
+    landing pulse) are let finish first, because a colour caught mid-fade is not what a reader sees."""
+    page.wait_for_function(
+        "() => document.getAnimations().every("
+        "a => a.playState !== 'running' || a.effect.getComputedTiming().iterations === Infinity)",
+        timeout=10_000,
+    )
     page.add_script_tag(path=str(AXE))
     result = page.evaluate(
         "async () => (await axe.run(document)).violations"
@@ -398,8 +405,10 @@ def test_reduced_motion_stops_the_pawn_walk_and_the_confetti(
     anna.get_by_role("button", name="Roll the die").click()
     for page in pages.values():
         page.wait_for_function("window.__moves > 0")
-        page.wait_for_timeout(1200)
-    # a roll of 1 is a one-square walk, so count animated steps, not style changes
+    # a roll of 1 is a one-square walk, so count animated steps, not style changes; the steps are timers,
+    # which a loaded machine may run late, so wait for the first instead of a fixed time
+    pages["no-preference"].wait_for_function("window.__steps > 0", timeout=10_000)
+    anna.wait_for_timeout(1200)  # as long as a walk would have taken to start on the other page
     walked = pages["no-preference"].evaluate("window.__steps")
     jumped = anna.evaluate("[window.__moves, window.__steps]")
     assert walked >= 1  # the walk: square by square, each step animated
