@@ -28,7 +28,8 @@
   var text = function (key) { return room.getAttribute("data-i18n-" + key) || ""; };
   var baseTitle = document.title;
 
-  var state = { version: -1, seq: 0, status: "", match: "0", awaitingSync: false, over: false };
+  // frames: how many socket frames arrived (the first one means the server counts this page in the room)
+  var state = { version: -1, seq: 0, status: "", match: "0", awaitingSync: false, over: false, frames: 0 };
 
   // ------------------------------------------------------------------------------------ the socket
   var socket = null, frames = 0, retry = 0, closedForGood = false, reconnectTimer = null, opened = false;
@@ -48,6 +49,7 @@
     socket.onmessage = function (event) {
       var data = event.data;
       frames += 1;
+      state.frames += 1;
       if (frames % ACK_EVERY === 0) send({ type: "ack" });
       if (typeof data !== "string") return;
       if (data.charAt(0) === "{") { onJson(data); return; }

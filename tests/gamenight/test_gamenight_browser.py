@@ -71,9 +71,11 @@ def join_room(page: Any, url: str, code: str, nickname: str) -> None:
 
 
 def wait_socket(page: Any) -> None:
-    """The page's socket is open (its first frame applied)."""
-    page.wait_for_function("window.mfRoom && window.mfRoom.state.version >= 0")
-    page.wait_for_timeout(300)
+    """The server counts the page in the room: its socket's first frame arrived (the server sends the
+    current version on joining), so every later move reaches it as an update. An open socket is not
+    enough: a move committed before the join reaches the page only as that first, complete frame, which
+    draws the pawn where it stands instead of walking it."""
+    page.wait_for_function("window.mfRoom && window.mfRoom.state.frames > 0", timeout=15_000)
 
 
 def run_axe(page: Any) -> list[dict[str, Any]]:
