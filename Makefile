@@ -1,7 +1,8 @@
 # Magic Football Online — the two commands of the README, plus a few for development.
 #
 #   make run     venv (if missing) → install → migrate → load catalog → daphne on http://$(HOST):$(PORT)/
-#   make test    dev extras into the same venv → the whole pytest suite
+#   make test    dev extras into the same venv → the whole pytest suite, in parallel processes; it ends
+#                with the 25 slowest tests and the total time
 #
 # Configuration is by environment variables only (README, "Configuration").
 
@@ -14,6 +15,10 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist): each has its own SQLite, PostgreSQL databases, Redis database, ports and
+# browsers (tests/conftest.py). The long tests are handed out first (tests/conftest.py), one at a time.
+TEST_WORKERS ?= auto
+PYTEST_RUN = $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --durations=25
 
 # Stamp files: the install re-runs only when pyproject.toml changed (quick `make run` the second time).
 STAMP_RUN := $(VENV)/.installed-run
@@ -28,7 +33,7 @@ BENCH_ALL = $(BENCH_SCRIPTS) $(filter-out $(BENCH_SCRIPTS),$(sort $(wildcard ben
 # Files scanned for translatable text (everything but the venv, vendored/static files and tests).
 MESSAGES_IGNORE := -i '.venv/*' -i 'static/*' -i 'staticfiles/*' -i 'tests/*' -i 'bench/*' -i 'docs/*'
 
-.PHONY: run test lint bench peer bench-peer messages clean
+.PHONY: run test soak lint bench peer bench-peer messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +53,12 @@ run: $(STAMP_RUN)
 	exec $(BIN)/daphne -b $(HOST) -p $(PORT) magicfootball.asgi:application
 
 test: $(STAMP_DEV)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(PYTEST_RUN) $(PYTEST_ARGS)
+
+# The full sweeps (every seeded tournament, ten times the Hypothesis examples; tests/sweep.py): what CI
+# samples. Its last result is recorded in docs/RELIABILITY.md with the machine's details.
+soak: $(STAMP_DEV)
+	MFT_SOAK=1 $(PYTEST_RUN) $(PYTEST_ARGS)
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .

@@ -27,7 +27,8 @@ How to use the services (pick the one that matches what you test):
 ``chromium_path`` / ``browser``
     Debian's ``/usr/bin/chromium`` driven by the ``playwright`` package (never ``playwright install``);
     ``browser`` is a Playwright ``Browser`` launched with the project's flags, closed after the test (no
-    ORM calls or asyncio in the same test while it is open; see its docstring).
+    ORM calls or asyncio in the same test while it is open; see its docstring). ``browser_bfcache`` is the
+    same with the back/forward cache on (the browser's Back restores a page as it was left).
 ``daphne_server``
     Factory: ``server = daphne_server(database_url=..., redis_url=..., catalog=True)`` starts the real ASGI
     app in a daphne process on a free port (SQLite temp file when no ``database_url``), waits for
@@ -64,8 +65,25 @@ from typing import Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import sweep
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Hypothesis profiles (tests/sweep.py): CI tries the same examples every run; the soak explores ten times
+# as many fresh ones. A test's own ``@settings`` only sets what differs (``sweep.examples(n)`` for costly
+# examples); deadlines are off because a loaded CI machine is not a slow test.
+hypothesis_settings.register_profile(
+    "ci", max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.register_profile(
+    "soak",
+    max_examples=100 * sweep.SOAK_FACTOR,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.load_profile(sweep.PROFILE)
 MANAGE = ROOT / "manage.py"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
@@ -91,6 +109,7 @@ SERVICE_FIXTURES = {
     "redis_channel_layer": "redis",
     "chromium_path": "chromium",
     "browser": "chromium",
+    "browser_bfcache": "chromium",
 }
 # marker name -> the fixture that checks the service.
 MARKER_FIXTURE = {"postgres": "postgres_url", "redis": "redis_url", "chromium": "chromium_path"}
@@ -171,9 +190,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for fixture_name, marker in SERVICE_FIXTURES.items():
             if fixture_name in used and item.get_closest_marker(marker) is None:
                 item.add_marker(getattr(pytest.mark, marker))
-        needs_processes = "browser" in used or "daphne_server" in used
+        needs_processes = "browser" in used or "browser_bfcache" in used or "daphne_server" in used
         if needs_processes and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
+    # The long tests first: parallel workers then finish together instead of one of them running the
+    # last sweep alone while the others are idle (the order within each kind stays the collection order).
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)
@@ -340,12 +362,15 @@ def pg_catalog_default(pg_catalog_database: str, django_db_blocker: Any) -> Iter
 
 # ------------------------------------------------------------------------------------------- Redis
 def _redis_db_for_worker(url: str) -> str:
-    """Give each pytest-xdist worker its own Redis database so flushing one never hits another."""
+    """Give each pytest-xdist worker its own Redis database (counting down from the URL's, 15 by default;
+    never 0), so the session flush of one worker never hits another's keys."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    if not worker.startswith("gw") or os.environ.get("TEST_REDIS_URL"):
+    if not worker.startswith("gw"):
         return url
-    index = int(worker[2:])
-    return with_database(url, str(15 - (index % 15)))
+    path = urlsplit(url).path.strip("/")
+    base = int(path) if path.isdigit() else 15
+    db = base - int(worker[2:]) % 15
+    return with_database(url, str(db if db >= 1 else db + 15))
 
 
 @pytest.fixture(scope="session")
@@ -452,6 +477,23 @@ def caddy_path() -> str:
     return path
 
 
+@contextlib.contextmanager
+def _chromium(chromium_path: str, ignore: tuple[str, ...] = ()) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(
+            executable_path=chromium_path,
+            headless=True,
+            args=list(CHROMIUM_ARGS),
+            ignore_default_args=list(ignore),
+        )
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
 @pytest.fixture
 def browser(chromium_path: str) -> Iterator[Any]:
     """A headless Chromium (Playwright ``Browser``) for this test; open contexts/pages from it.
@@ -461,14 +503,17 @@ def browser(chromium_path: str) -> Iterator[Any]:
     refuse to start its loop. Closing it after each test keeps every other test unaffected. Inside a browser
     test, talk to the app over HTTP (``daphne_server``), not through the ORM.
     """
-    from playwright.sync_api import sync_playwright
+    with _chromium(chromium_path) as instance:
+        yield instance
 
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=chromium_path, headless=True, args=list(CHROMIUM_ARGS))
-        try:
-            yield instance
-        finally:
-            instance.close()
+
+@pytest.fixture
+def browser_bfcache(chromium_path: str) -> Iterator[Any]:
+    """``browser`` with the back/forward cache on, as in a user's Chromium (Playwright turns it off):
+    the browser's Back then restores a page as it was left (``pageshow`` with ``persisted``). Use it
+    instead of ``browser``, not with it (one Playwright per test)."""
+    with _chromium(chromium_path, ignore=("--disable-back-forward-cache",)) as instance:
+        yield instance
 
 
 # ----------------------------------------------------------------------------------- real processes
@@ -535,8 +580,42 @@ def wait_for_http(url: str, process: subprocess.Popen[str] | None = None, timeou
     raise TimeoutError(f"{url} did not answer within {timeout} s (last error: {last})")
 
 
+class SqliteTemplates:
+    """Migrated SQLite databases (with and without the catalog), made once per test process by
+    ``manage.py`` and copied for each server: migrating and loading the catalog in subprocesses costs
+    seconds that every server start would otherwise pay again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.made: dict[bool, Path] = {}
+
+    def copy_to(self, target: Path, *, catalog: bool) -> None:
+        """Write a migrated database (with the catalog loaded when ``catalog``) at ``target``."""
+        import sqlite3
+
+        template = self.made.get(catalog)
+        if template is None:
+            template = self.folder / f"template-{'catalog' if catalog else 'migrated'}.sqlite3"
+            run_manage("migrate", "--noinput", DATABASE_URL=None, SQLITE_PATH=str(template))
+            if catalog:
+                run_manage("load_catalog", DATABASE_URL=None, SQLITE_PATH=str(template))
+            self.made[catalog] = template
+        source, copy = sqlite3.connect(template), sqlite3.connect(target)
+        try:
+            source.backup(copy)  # the backup API copies a database in WAL mode consistently
+        finally:
+            source.close()
+            copy.close()
+
+
+@pytest.fixture(scope="session")
+def sqlite_templates(tmp_path_factory: pytest.TempPathFactory) -> SqliteTemplates:
+    """Migrated SQLite databases to copy for servers (``SqliteTemplates``)."""
+    return SqliteTemplates(tmp_path_factory.mktemp("sqlite-templates"))
+
+
 @pytest.fixture
-def daphne_server(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
+def daphne_server(tmp_path: Path, sqlite_templates: SqliteTemplates) -> Iterator[Callable[..., DaphneServer]]:
     """Factory that starts daphne with the real ASGI app; every server started is stopped after the test."""
     servers: list[DaphneServer] = []
 
@@ -558,9 +637,15 @@ def daphne_server(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
             "DEBUG": "false",
             **(env or {}),
         }
-        if migrate and not database_url:  # a PostgreSQL database from pg_database is migrated already
+        sqlite_path = overrides["SQLITE_PATH"]
+        if migrate and sqlite_path and not Path(sqlite_path).exists():
+            # a PostgreSQL database from pg_database is migrated already; a new SQLite file is a copy
+            sqlite_templates.copy_to(Path(sqlite_path), catalog=catalog)
+        elif migrate and not database_url:
             run_manage("migrate", "--noinput", **overrides)
-        if catalog:
+            if catalog:
+                run_manage("load_catalog", **overrides)
+        elif catalog:
             run_manage("load_catalog", **overrides)
         log_path = tmp_path / f"daphne-{port}.log"
         child_env = subprocess_env(**overrides)
@@ -591,6 +676,19 @@ def daphne_server(tmp_path: Path) -> Iterator[Callable[..., DaphneServer]]:
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's language: a request in Dutch leaves Dutch active in its thread, and a
+    later test that renders text without a request would otherwise read Dutch (seen when the i18n pages'
+    tests ran before the log's)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -111,8 +111,18 @@ def my_form(page: Any) -> str | None:
 
 
 def answer(page: Any) -> None:
-    """Take the first offered choice of the decision on this page (buy, sign, keep, go, pass …)."""
-    page.locator("#prompt form button[type=submit]:not([disabled])").first.click()
+    """Take the first offered choice of the decision on this page (buy, sign, keep, go, pass …).
+
+    The decision may close before the click lands (a bot or the timer moved the game on, the page swapped
+    the prompt for the next one): then nothing is clicked and the caller looks at the page again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    button = page.locator("#prompt form button[type=submit]:not([disabled])").first
+    try:
+        button.click(timeout=3000)
+    except PlaywrightTimeoutError:
+        if button.count():  # still offered but not clickable: a real defect, not a race
+            raise
 
 
 def shot(page: Any, name: str, full_page: bool = False) -> None:

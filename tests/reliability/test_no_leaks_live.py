@@ -8,6 +8,7 @@ console); those are checked too. The pure-rules sweep over 100 tournaments is te
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections import deque
@@ -59,6 +60,8 @@ class Socket:
     fmt: str
     comm: WebsocketCommunicator
     unacked: int = 0
+    version: int = -1  # the newest version this socket's frames showed
+    seen: set[str] = field(default_factory=set)  # kinds of frames received
 
 
 class Live:
@@ -81,6 +84,7 @@ class Live:
         self.viewers: dict[str, Viewer] = {}
         self.creds: dict[str, dict[str, str]] = {}
         self.shown_money: set[str] = set()
+        self.version = -1  # the game's newest version: every socket must show it after a drain
 
     # ------------------------------------------------------------------ set-up (sync)
     def create(self) -> None:
@@ -109,6 +113,7 @@ class Live:
             action_id="start",
         )
         snap = current_snapshot(Game.objects.get(code=self.code))
+        self.version = snap.version
         self._remember(snap.version, range(1, snap.last_seq + 1), snap.state, snap.state, [], set())
 
     def _remember(
@@ -149,6 +154,7 @@ class Live:
                 action_id=f"live-{snap.version}",
             )
         after = current_snapshot(Game.objects.get(code=self.code)).state
+        self.version = result.version
         self._remember(
             result.version,
             range(result.first_seq, result.last_seq + 1),
@@ -179,15 +185,26 @@ class Live:
         self.sockets.append(sock)
         return sock
 
-    async def drain(self, sock: Socket) -> None:
-        """Read and check everything this socket received so far."""
-        while not await sock.comm.receive_nothing(timeout=0.02):
-            text = await sock.comm.receive_from(timeout=10)
-            self.check(sock.label, sock.fmt, text)
-            sock.unacked += 1
-            if sock.unacked >= 8:
-                sock.unacked = 0
-                await sock.comm.send_to(text_data='{"type":"ack"}')
+    async def drain(self, sock: Socket, wait_for: str | None = None) -> None:
+        """Read and check everything this socket received, waiting until it shows the game's current
+        version (and, with ``wait_for``, a frame of that type): a condition, never a fixed pause."""
+        deadline = asyncio.get_running_loop().time() + 20
+        while True:
+            if not sock.comm.output_queue.empty():
+                text = await sock.comm.receive_from(timeout=10)
+                kind = self.check(sock.label, sock.fmt, text)
+                sock.seen.add(kind)
+                sock.unacked += 1
+                if sock.unacked >= 8:
+                    sock.unacked = 0
+                    await sock.comm.send_to(text_data='{"type":"ack"}')
+                continue
+            if sock.version >= self.version and (wait_for is None or wait_for in sock.seen):
+                return
+            assert asyncio.get_running_loop().time() < deadline, (
+                f"{sock.label} ({sock.fmt}) shows v{sock.version}, not v{self.version} nor {wait_for}"
+            )
+            await asyncio.sleep(0.001)
 
     # ------------------------------------------------------------------ checks
     def _hidden_events(self, label: str, seq: int) -> set[str]:
@@ -195,12 +212,15 @@ class Live:
         assert allowed is not None, f"event {seq} is older than the checker remembers"
         return self.every - allowed
 
-    def check(self, label: str, fmt: str, text: str) -> None:
+    def check(self, label: str, fmt: str, text: str) -> str:
+        """Check one received frame; returns its kind (and notes the version it shows on its socket)."""
         where = f"seed {self.seed} {fmt}"
+        sock = next(s for s in self.sockets if s.label == label and s.fmt == fmt)
         if fmt == "json":
             frame = json.loads(text)
             kind = frame["type"]
             if kind in ("state", "update"):
+                sock.version = max(sock.version, frame["version"])
                 self.checked["json"] += 1
                 hidden = self.every - self.vis.now[frame["version"]][label]
                 self.leaks += json_leaks(frame["view"], hidden, f"{where} v{frame['version']} {kind}", label)
@@ -209,12 +229,13 @@ class Live:
                 self.leaks += json_leaks(
                     ev, self._hidden_events(label, ev["seq"]), f"{where} {ev['kind']}", label
                 )
-            return
+            return kind
         attrs = sync_attributes(text)
         if attrs is None:
-            return
+            return "extra"
         self.checked["html"] += 1
         version, last, first = int(attrs["version"]), int(attrs["seq"]), int(attrs["first-seq"])
+        sock.version = max(sock.version, version)
         self.leaks += html_leaks(
             text,
             self._html_hidden(label, version, last, first, attrs.get("full") == "1"),
@@ -222,6 +243,7 @@ class Live:
             f"{where} v{version}",
             label,
         )
+        return "html"
 
     def _html_hidden(self, label: str, version: int, last: int, first: int, full: bool) -> set[str]:
         allowed = set(self.vis.now[version][label])
@@ -282,7 +304,7 @@ async def _play(live: Live) -> None:
             )
             await live.connect(label, "html")
             for sock in list(live.sockets):
-                await live.drain(sock)
+                await live.drain(sock, wait_for="events" if sock is fresh else None)
         if step % 151 == 0:
             await sync_to_async(live.check_pages)()
     await sync_to_async(live.check_pages)()

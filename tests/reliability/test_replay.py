@@ -1,5 +1,6 @@
 """Deterministic replay (issue 8): ``python manage.py replay <room>`` rebuilds a game from its seed and
-action log and proves it equals the stored state — checked for 100 simulated tournaments on PostgreSQL.
+action log and proves it equals the stored state — checked on PostgreSQL for 4 simulated tournaments in
+CI (one of each configuration below) and 100 under ``make soak``.
 
 The tournaments are played by ``manage.py simulate`` (bots answering through ``game_act``, as a live
 game does) with 2 to 8 participants, every bot strength and both modes. A tampered game must be
@@ -16,16 +17,16 @@ import sys
 from pathlib import Path
 
 import pytest
+import sweep
 
 ROOT = Path(__file__).resolve().parents[2]
-# (players, strength, mode, games): 100 tournaments in all
+# (players, strength, mode, games): 4 tournaments in CI, 100 in the soak
 BATCHES = [
-    (2, "random", "euro", 20),
-    (4, "mixed", "world_cup", 30),
-    (6, "strong", "world_cup", 25),
-    (8, "easy", "euro", 25),
+    (2, "random", "euro", sweep.size(ci=2, soak=20)),  # two: one replayed alone, one tampered with
+    (4, "mixed", "world_cup", sweep.size(ci=1, soak=30)),
+    (6, "strong", "world_cup", sweep.size(ci=1, soak=25)),
+    (8, "easy", "euro", sweep.size(ci=1, soak=25)),
 ]
-TOURNAMENTS = sum(b[3] for b in BATCHES)
 
 
 def _manage(database_url: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -50,10 +51,14 @@ def _manage(database_url: str, *args: str, check: bool = True) -> subprocess.Com
 
 
 @pytest.mark.slow
-def test_replay_command_proves_100_simulated_tournaments_equal_their_stored_state(pg_database: str) -> None:
+@pytest.mark.parametrize("batch", range(len(BATCHES)))
+def test_replay_command_proves_simulated_tournaments_equal_their_stored_state(
+    pg_database: str, batch: int
+) -> None:
+    """One configuration per test case (each on its own database), so parallel workers share the work."""
     rooms: list[str] = []
-    seed = 1000
-    for players, strength, mode, games in BATCHES:
+    seed = 1000 + sum(b[3] for b in BATCHES[:batch])
+    for players, strength, mode, games in BATCHES[batch : batch + 1]:
         out = _manage(
             pg_database,
             "simulate",
@@ -76,7 +81,7 @@ def test_replay_command_proves_100_simulated_tournaments_equal_their_stored_stat
         assert all(r["status"] == "finished" for r in reports), [r["problems"] for r in reports][:3]
         rooms += [r["room"] for r in reports]
         seed += games
-    assert len(rooms) == len(set(rooms)) == TOURNAMENTS
+    assert len(rooms) == len(set(rooms)) == BATCHES[batch][3]
 
     out = _manage(pg_database, "replay", "--all")
     ok = re.findall(r"^(\w+): OK — (\d+) actions replayed to version (\d+)$", out.stdout, re.MULTILINE)
@@ -84,6 +89,8 @@ def test_replay_command_proves_100_simulated_tournaments_equal_their_stored_stat
     assert all(int(actions) > 100 for _, actions, _ in ok)
     print(f"replayed {len(ok)} tournaments, {sum(int(a) for _, a, _ in ok)} actions in all")
 
+    if batch:
+        return
     one = _manage(pg_database, "replay", rooms[0])  # the command as the issue names it
     assert one.stdout.startswith(f"{rooms[0]}: OK")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import sweep
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,11 +44,7 @@ def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 # The fixture is deep-copied for every example, so sharing it across examples is safe.
-@settings(
-    max_examples=400,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@settings(max_examples=sweep.examples(400), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), value=near_misses, delete=st.booleans())
 def test_any_single_edit_loads_or_fails_with_a_catalog_error(
     docs: dict[str, Any], data: st.DataObject, value: Any, delete: bool

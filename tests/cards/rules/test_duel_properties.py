@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import sweep
 from duel_helpers import _SHOWN, fmt, leaks, match_table, setup, team
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards.rules.api import MatchEvent
 from cards.rules.bots import easy_policy, random_policy, strong_policy
 from cards.rules.duel_cards import apply_mods
 from cards.rules.duel_state import LINEUP, WINDOW, DuelState
-from tournament.rules.rng import Rng
+from games.api import MatchEvent
+from games.rng import Rng
 
 CARD_IDS = sorted(match_table())
 POLICIES = [random_policy, random_policy, easy_policy, strong_policy]
@@ -110,7 +111,7 @@ def run(case, record=None, replay=None, restore_at=None):
     raise AssertionError("the match did not terminate")
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=sweep.examples(500))
 @given(matches())
 def test_random_bot_matches_terminate_conserve_cards_and_replay(case):
     state, events, decisions = run(case)
@@ -134,7 +135,7 @@ def test_random_bot_matches_terminate_conserve_cards_and_replay(case):
     assert fmt().to_dict(again_state) == fmt().to_dict(state)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=sweep.examples(150))
 @given(matches(), st.integers(0, 60))
 def test_a_match_stored_and_restored_mid_way_continues_identically(case, at):
     state, events, decisions = run(case)
@@ -143,7 +144,7 @@ def test_a_match_stored_and_restored_mid_way_continues_identically(case, at):
     assert fmt().to_dict(restored_state) == fmt().to_dict(state)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=sweep.examples(200))
 @given(matches())
 def test_the_fast_default_path_gives_exactly_the_decision_by_decision_events(case):
     f = fmt()

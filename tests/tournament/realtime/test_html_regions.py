@@ -104,7 +104,8 @@ def test_what_the_pages_share_is_the_same_for_every_viewer() -> None:
 
 
 class _Parts(HTMLParser):
-    """The top-level out-of-band parts of a frame: id -> outer HTML (replaced by id on the page)."""
+    """The top-level out-of-band parts of a frame: id -> outer HTML (replaced by id on the page); a
+    top-level ``<template>`` (what carries table parts) is looked through."""
 
     def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=False)
@@ -122,6 +123,8 @@ class _Parts(HTMLParser):
         return self.lines[line - 1] + col
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "template" and self.depth == 0:
+            return
         if tag in ("br", "img", "input", "meta", "link", "hr", "source", "use", "path", "circle", "rect"):
             if self.depth == 0:
                 return
@@ -136,6 +139,8 @@ class _Parts(HTMLParser):
         return
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "template" and self.depth == 0:
+            return
         if tag in ("br", "img", "input", "meta", "link", "hr", "source", "use", "path", "circle", "rect"):
             return
         self.depth -= 1

@@ -7,7 +7,8 @@ import copy
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+import sweep
+from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from cards.catalog import get_catalog
@@ -193,7 +194,7 @@ def test_strong_bc_keeps_away_from_rivals_with_a_weak_team():
     assert all(seen.square_value(i) < seen.square_value(0) for i in rivals)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sweep.examples(8))
 @given(seed=hs.integers(0, 2**40), table=hs.lists(hs.sampled_from(bots.STRENGTHS), min_size=2, max_size=6))
 def test_any_table_of_bots_finishes_a_sound_tournament(seed, table):
     st = _bot_game(seed, table)

@@ -16,18 +16,14 @@ from __future__ import annotations
 
 import random
 
+import sweep
 from helpers import HOST, GameState, act, lobby, play, random_answer, seat
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 PHASE1_TURN_CAP = 20_000
 
-BASE = dict(
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+BASE = dict(database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _start(seed: int, seats: int, fee_to: str) -> GameState:
@@ -36,7 +32,7 @@ def _start(seed: int, seats: int, fee_to: str) -> GameState:
     return state
 
 
-@settings(max_examples=500, **BASE)
+@settings(max_examples=sweep.examples(150), **BASE)
 @given(
     seed=st.integers(min_value=0, max_value=2**62),
     seats=st.integers(min_value=2, max_value=8),
@@ -52,7 +48,7 @@ def test_random_phase1_games_keep_every_invariant_and_end(seed, seats, p_default
     assert state.turns["phase2"] == 0  # it ended at the end of the turn the last trainer became BC
 
 
-@settings(max_examples=200, **BASE)
+@settings(max_examples=sweep.examples(60), **BASE)
 @given(
     seed=st.integers(min_value=0, max_value=2**62),
     seats=st.integers(min_value=2, max_value=8),
@@ -88,7 +84,7 @@ def test_whole_tournaments_to_the_cup(seed, seats, p_default, fee_to):
     assert state.prompts == []
 
 
-@settings(max_examples=40, **BASE)
+@settings(max_examples=sweep.examples(12), **BASE)
 @given(seed=st.integers(min_value=0, max_value=2**62), seats=st.integers(min_value=2, max_value=8))
 def test_the_seats_and_squares_every_viewer_sees_follow_the_state(seed, seats):
     """The public view lists each seat's country and each square's marker from maps built once per

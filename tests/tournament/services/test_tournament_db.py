@@ -4,8 +4,8 @@ Every action is one ``game_act`` call (one transaction; the invariants are check
 bots decide from the snapshot the service cached after commit, exactly as a bot seat would. After every
 action the test checks the invariants again; at the end it rebuilds the game from its rows
 (``load_snapshot``) and compares it with the cached state, and checks that the ledger explains every
-balance. 200 tournaments with 2–4 bots and 8 with 5–8 bots (about 700–1,100 actions each; a few
-minutes in all, hence ``slow``; see docs/PERFORMANCE.md for the timings).
+balance. In CI 60 tournaments with 2–4 bots and 4 with 5–8 bots (every seat count); under ``make soak``
+200 and 8 (about 700–1,100 actions each; see docs/PERFORMANCE.md for the timings).
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ import copy
 from typing import Any
 
 import pytest
+import sweep
 from django.db.models import Sum
 
 from cards.catalog import get_catalog
-from cards.rules.api import get_format
+from games.api import get_format
+from games.rng import Rng
 from tournament.models import Game, LedgerEntry
 from tournament.rules import bots, invariants
 from tournament.rules.events import Actor
-from tournament.rules.rng import Rng
 from tournament.rules.state import BANK_RESERVE, GameState
 from tournament.services.actions import current_snapshot, game_act
 from tournament.services.rooms import room_create
@@ -30,9 +31,9 @@ from tournament.services.store import cache, load_snapshot
 pytestmark = pytest.mark.django_db(transaction=True)
 
 STRENGTHS = ("easy", "strong", "random")
-SMALL_CHUNKS = 20  # × 10 tournaments with 2–4 bots
+SMALL_CHUNKS = sweep.size(ci=6, soak=20)  # × 10 tournaments with 2–4 bots
 SMALL_PER_CHUNK = 10
-LARGE = 8  # tournaments with 5–8 bots
+LARGE = sweep.size(ci=4, soak=8)  # tournaments with 5–8 bots
 MAX_ACTIONS = 20_000
 
 
