@@ -2,8 +2,9 @@
 
 from django.urls import path
 
+from tournament import converters  # noqa: F401  (registers <room:code>: a room code in any case)
 from tournament.consumers import RoomConsumer
 
 websocket_urlpatterns = [
-    path("ws/r/<str:code>/", RoomConsumer.as_asgi()),
+    path("ws/r/<room:code>/", RoomConsumer.as_asgi()),
 ]

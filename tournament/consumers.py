@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -23,6 +24,7 @@ from tournament.rules.errors import Forbidden, MalformedAction, RulesError
 from tournament.rules.events import Actor
 from tournament.rules.projection import Viewer
 from tournament.selectors import Identity, events_for, game_by_code, identify, identify_session
+from tournament.services import timers
 from tournament.services.actions import game_act
 
 log = logging.getLogger(__name__)
@@ -59,6 +61,17 @@ def actor_for(identity: Identity, action: Any) -> Actor:
     if identity.seat is not None:
         return Actor("seat", identity.seat)
     return Actor("guest")
+
+
+def pong(frame: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a ``ping``: the server's clock (epoch ms), and the client's own ``t`` echoed, so a
+    client measures its clock's offset from one round trip (docs/PROTOCOL.md, "Clock"): the decision
+    timer's deadlines are in server time."""
+    answer: dict[str, Any] = {"type": "pong", "now": timers.clock_ms()}
+    t = frame.get("t")
+    if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) and abs(t) <= 2**53:
+        answer["t"] = t
+    return answer
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -219,7 +232,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         elif kind == "hello":
             await self._hello(frame)
         elif kind == "ping":
-            await self.send_frame(frames.encode({"type": "pong"}))
+            await self.send_frame(frames.encode(pong(frame)))
         elif kind in (
             "chat",
             "chat_history",

@@ -1,8 +1,9 @@
 /* Magic Football Online: the game-night extras of the room pages — chat, presence dots, your-turn alerts.
  *
  * static/js/room.js owns the socket and the game frames; it tells this file about the rest with events:
- *   mf:extra  a frame without a game version: a chat line (data-frame="chat") or who is connected
- *             (data-frame="presence"); chat lines are appended by id, so a line received twice shows once;
+ *   mf:extra  a frame without a game version: a chat line (data-frame="chat"), who is connected
+ *             (data-frame="presence") or that the host muted or un-muted me (data-frame="chat-mute");
+ *             chat lines are appended by id, so a line received twice shows once;
  *   mf:frame  a game frame was applied (the players' panel was redrawn: put the presence dots back;
  *             a decision of mine may have opened: alert me when the tab is hidden and I asked for it);
  *   mf:open   the socket (re)connected: re-read the chats, lines may have been missed meanwhile.
@@ -52,6 +53,8 @@
         applyPresence();
       } else if (kind === "chat") {
         addLines(el.getAttribute("data-channel"), Array.prototype.slice.call(el.children));
+      } else if (kind === "chat-mute") {
+        showMuted(el.getAttribute("data-muted") === "true");
       }
     });
   }
@@ -70,6 +73,16 @@
     });
     while (list.children.length > MAX_LINES) list.firstElementChild.remove();
     if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  // The host muted (or un-muted) this browser: the notice replaces the chat box, and back.
+  function showMuted(muted) {
+    Array.prototype.slice.call(document.querySelectorAll("[data-chat-muted]")).forEach(function (note) {
+      note.hidden = !muted;
+    });
+    Array.prototype.slice.call(document.querySelectorAll("[data-chat-form]")).forEach(function (form) {
+      form.hidden = muted;
+    });
   }
 
   function localTime(root) {

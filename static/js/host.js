@@ -48,6 +48,7 @@
     legend: { live: true }
   };
   var plot = new window.uPlot(opts, data(), box);
+  window.mfMoneyChart = plot; // what the chart shows (tests read its data)
   var pending = null;
   var table = document.querySelector(".table--ledger");
   if (table && window.MutationObserver) {

@@ -11,7 +11,8 @@
  *     on top of that version, else the page asks for a full render;
  *   - a gap in event numbers asks the server for a full render ({"type":"sync"}); every 8 frames the
  *     page acknowledges ({"type":"ack"}, back-pressure); a lost socket reconnects with backoff and the
- *     server answers every new connection with a full render;
+ *     server answers every new connection with a full render; a page the browser's Back restores from
+ *     its back/forward cache opens a new socket (the old one was closed on pagehide);
  *   - a form the player is editing (data-keep + data-dirty) survives a push: it is put back into the
  *     new partial with the new version.
  * Animation: the pawn walks square by square (120 ms a step), the die shows the roll, a goal gets
@@ -40,11 +41,12 @@
     // delta=1: this script applies frames of changed parts only (checking their data-base)
     var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path +
       (path.indexOf("?") < 0 ? "?" : "&") + "delta=1";
-    socket = new WebSocket(url);
+    var ws = socket = new WebSocket(url);
     socket.onopen = function () {
       retry = 0; frames = 0; showConn(false);
       document.dispatchEvent(new CustomEvent("mf:open", { detail: { reconnect: opened } })); // gamenight.js
       opened = true;
+      pingClock(); // the decision timer's clock
     };
     socket.onmessage = function (event) {
       var data = event.data;
@@ -56,6 +58,7 @@
       applyFrame(data, { socket: true });
     };
     socket.onclose = function (event) {
+      if (socket !== ws) return; // a socket let go on pagehide closing late: a newer one is in charge
       socket = null;
       if (event.code === 4404) { closedForGood = true; showConn(true, text("offline")); return; }
       if (closedForGood) return;
@@ -76,6 +79,7 @@
     try { msg = JSON.parse(data); } catch (e) { return; }
     if (msg.type === "error" && msg.message) toast(msg.message, "error");
     if (msg.type === "alert" && msg.message) toast(msg.message, "error");
+    if (msg.type === "pong") onPong(msg); // the decision timer's clock
   }
 
   function showConn(on, label) {
@@ -85,7 +89,21 @@
     if (label) badge.querySelector(".conn-badge__text").textContent = label;
   }
 
-  window.addEventListener("pagehide", function () { closedForGood = true; if (socket) socket.close(); });
+  window.addEventListener("pagehide", function () {
+    closedForGood = true;
+    clearTimeout(reconnectTimer);
+    if (socket) { var leaving = socket; socket = null; leaving.close(); }
+  });
+  // Back (or Forward) to a page the browser kept in its back/forward cache: it comes back as it was left,
+  // without its socket (closed on pagehide) and maybe with a form still marked busy by a request that was
+  // abandoned. Follow the game again (a new socket gets a full render) and make the forms usable.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    releaseForms(document);
+    closedForGood = false;
+    retry = 0;
+    if (!socket) connect();
+  });
   document.addEventListener("visibilitychange", function () {
     // a phone that slept may have a dead socket: reconnect at once when the page comes back
     if (document.visibilityState === "visible" && !socket && !closedForGood) { retry = 0; connect(); }
@@ -164,9 +182,19 @@
     send({ type: "sync", since: state.seq });
   }
 
-  // drop out-of-band parts this page has no place for, and log lines it already shows
+  // The out-of-band parts of a frame: table parts (the host's ledger rows) come inside a <template>,
+  // because outside a table the HTML parser drops a bare <tbody> or <tr>; htmx swaps what it holds.
+  function oobParts(frag) {
+    var parts = Array.prototype.slice.call(frag.querySelectorAll("[hx-swap-oob]"));
+    Array.prototype.slice.call(frag.querySelectorAll("template")).forEach(function (tpl) {
+      parts = parts.concat(Array.prototype.slice.call(tpl.content.querySelectorAll("[hx-swap-oob]")));
+    });
+    return parts;
+  }
+
+  // drop out-of-band parts this page has no place for, and log lines (ledger rows) it already shows
   function prefilter(frag) {
-    Array.prototype.slice.call(frag.querySelectorAll("[hx-swap-oob]")).forEach(function (el) {
+    oobParts(frag).forEach(function (el) {
       var value = el.getAttribute("hx-swap-oob");
       var colon = value.indexOf(":");
       var selector = colon > 0 ? value.slice(colon + 1) : "#" + el.id;
@@ -397,22 +425,36 @@
   }
 
   // ------------------------------------------------------------------------------------ decision timer
-  var promptSeen = {};
-  function timers() {
-    Array.prototype.slice.call(room.querySelectorAll("[data-timer][data-prompt]")).forEach(function (el) {
-      var id = el.getAttribute("data-prompt");
-      if (!promptSeen[id]) promptSeen[id] = Date.now();
-    });
+  // The deadline is the server's (R19b): data-deadline is when the default is taken, in ms of the server's
+  // clock, data-left the ms left while the game is paused. Shown: deadline - (now + offset), where offset
+  // is the server's clock minus this page's, first read from the page render (data-now on #room), then
+  // measured by pings on every connection (a round trip halved; the shortest one wins). So a reload, a
+  // second page and the server count to the same moment, and the page shows 0 before the default.
+  var clock = { offset: 0, rtt: Infinity, pings: 0 };
+  if (+room.getAttribute("data-now")) clock.offset = +room.getAttribute("data-now") - Date.now();
+  function pingClock() { clock.rtt = Infinity; clock.pings = 1; send({ type: "ping", t: Date.now() }); }
+  function onPong(msg) {
+    if (typeof msg.now !== "number" || typeof msg.t !== "number") return;
+    var back = Date.now(), rtt = back - msg.t;
+    if (rtt >= 0 && rtt < clock.rtt) { clock.rtt = rtt; clock.offset = msg.now - (msg.t + back) / 2; timers(); }
+    if (clock.pings < 3) { clock.pings += 1; send({ type: "ping", t: Date.now() }); }
   }
-  setInterval(function () {
-    Array.prototype.slice.call(room.querySelectorAll("[data-timer][data-prompt]")).forEach(function (el) {
-      var id = el.getAttribute("data-prompt"), total = +el.getAttribute("data-timer");
-      var left = Math.max(0, Math.ceil(total - (Date.now() - (promptSeen[id] || Date.now())) / 1000));
-      var out = el.querySelector(".prompt-timer__left");
-      if (out) out.textContent = String(left);
-      el.classList.toggle("prompt-timer--low", left <= 10);
-    });
-  }, 1000);
+  var tick = null;
+  function timers() {
+    clearTimeout(tick);
+    var el = room.querySelector(".prompt-timer[data-deadline], .prompt-timer[data-left]");
+    var out = el && el.querySelector(".prompt-timer__left");
+    if (!out) return;
+    var paused = el.hasAttribute("data-left");
+    var ms = paused ? +el.getAttribute("data-left") : +el.getAttribute("data-deadline") - (Date.now() + clock.offset);
+    var left = Math.max(0, Math.ceil(ms / 1000));
+    if (out.textContent !== String(left)) out.textContent = String(left);
+    el.classList.toggle("prompt-timer--low", !paused && left <= 10);
+    // frozen by a pause, or run out; else look again when the shown number changes
+    if (!paused && ms > 0) tick = setTimeout(timers, ms - (left - 1) * 1000 + 5);
+  }
+  // a hidden tab's timeouts are throttled: a phone that wakes up shows the right number at once
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") timers(); });
 
   // ------------------------------------------------------------------------------------ htmx posts
   document.body.addEventListener("htmx:beforeSend", function (event) {
@@ -426,11 +468,19 @@
   document.body.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt;
     if (!form || form.tagName !== "FORM") return;
-    Array.prototype.slice.call(form.querySelectorAll('button[data-was-enabled]')).forEach(function (b) {
+    releaseForms(form);
+  });
+  // htmx's history (the replay's steps) restores a snapshot of the page taken while a form was busy
+  document.body.addEventListener("htmx:historyRestore", function () { releaseForms(document); });
+  function releaseForms(root) {
+    Array.prototype.slice.call(root.querySelectorAll("button[data-was-enabled]")).forEach(function (b) {
       b.disabled = false; b.removeAttribute("data-was-enabled");
     });
-    form.removeAttribute("aria-busy");
-  });
+    if (root.removeAttribute) root.removeAttribute("aria-busy");
+    Array.prototype.slice.call(root.querySelectorAll("form[aria-busy]")).forEach(function (form) {
+      form.removeAttribute("aria-busy");
+    });
+  }
   // The forms inherit hx-target="#room" (hx-swap="none"), so their answers arrive here even when a push
   // has already replaced the form that was posted; the answer is a frame like any other.
   document.body.addEventListener("htmx:beforeSwap", function (event) {
@@ -546,5 +596,5 @@
   readSync(document.getElementById("sync"), true);
   if (window.htmx) connect();
   else document.addEventListener("DOMContentLoaded", connect);
-  window.mfRoom = { state: state, applyFrame: applyFrame, requestSync: requestSync };
+  window.mfRoom = { state: state, applyFrame: applyFrame, requestSync: requestSync, clock: clock };
 })();

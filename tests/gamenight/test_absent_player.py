@@ -150,3 +150,62 @@ async def test_leaving_starts_the_clock_and_coming_back_stops_it(settings):
         await watcher.disconnect()
     assert found and found[0]["seat"] == 1 and found[0]["by"] == "system"
     assert waited >= 1.2  # the absence timeout, counted from when she left
+
+
+async def test_a_pause_stops_the_absence_clock_and_the_resume_gives_back_what_was_left(settings):
+    """A pause freezes every running deadline (R19a), the absent player's too: a pause longer than the
+    timeout must not make the default fall at once on the resume."""
+    settings.ABSENT_PLAYER_TIMEOUT = 2.0
+
+    def make():
+        room = room_create(nickname="Anna", bots=[], seed=4242, house_rules={"seats": 2})
+        room_join(code=room.code, nickname="Ben")  # seat 2, never connects
+        return room
+
+    def bens_prompt_or_answer_annas(code):
+        from tournament.services.actions import current_snapshot
+
+        st = current_snapshot(Game.objects.get(code=code)).state
+        for p in st.prompts:
+            if p.seat == 2:
+                return p.id
+            game_act(
+                code=code,
+                actor=Actor("seat", 1),
+                action={"type": "answer", "prompt": p.id, "choice": p.default},
+                expected_version=None,
+                action_id=f"anna-{p.id}",
+            )
+        return None
+
+    def host(code, kind):
+        game_act(code=code, actor=Actor("host"), action={"type": kind}, expected_version=None, action_id=kind)
+
+    def bens_default(code, prompt_id):
+        return [d for d in defaults(code) if d["prompt"] == prompt_id]
+
+    room = await database_sync_to_async(make)()
+    anna = await connect(room.code)  # Anna is here (her decisions wait for her); Ben never comes
+    await anna.send_to(
+        text_data=json.dumps({"type": "hello", "token": room.token, "host_key": room.host_key})
+    )
+    try:
+        await drain(anna)
+        await database_sync_to_async(host)(room.code, "start")
+        prompt = await wait_for(lambda: bens_prompt_or_answer_annas(room.code), 20, anna)
+        await database_sync_to_async(host)(room.code, "pause")
+        paused = time.monotonic()
+        while time.monotonic() - paused < 3.0:  # longer than the whole timeout
+            await drain(anna)
+            assert not await database_sync_to_async(bens_default)(room.code, prompt)
+            await asyncio.sleep(0.1)
+        await database_sync_to_async(host)(room.code, "resume")
+        resumed = time.monotonic()
+        found = await wait_for(lambda: bens_default(room.code, prompt), 20, anna)
+        waited = time.monotonic() - resumed
+        await database_sync_to_async(stop)(room.code)
+    finally:
+        cancel_driver()
+        await anna.disconnect()
+    assert found and found[0]["by"] == "system"
+    assert waited >= 1.2, f"the default fell {waited:.2f} s after the resume; most of the 2 s were left"

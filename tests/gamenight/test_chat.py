@@ -104,10 +104,16 @@ def test_the_host_mutes_and_the_muted_player_is_told_clearly():
     notice = ChatMessage.objects.get(kind="muted")
     assert notice.channel == "players" and notice.text == "Ben"
     page = ben.get(f"/r/{room.code}/").content.decode()
-    assert "The host has muted you in this room" in page and 'name="text"' not in page.split('id="chat"')[1]
+    panel = page.split('id="chat"')[1]
+    assert re.search(r"<p [^>]*data-chat-muted>", panel)  # the notice shows, the chat box is hidden
+    assert re.search(r"<form [^>]*data-chat-form hidden>", panel)
     assert "The host has muted Ben in the chat." in page
     room.host.post(f"/r/{room.code}/chat/mute", {"key": "seat:3", "muted": "no"}, HTTP_HX_REQUEST="true")
     assert toast(say(ben, room.code, "players", "thanks")) == ""
+    panel = ben.get(f"/r/{room.code}/").content.decode().split('id="chat"')[1]
+    assert re.search(r"<p [^>]*data-chat-muted hidden>", panel) and re.search(
+        r"<form [^>]*data-chat-form>", panel
+    )
 
 
 def test_only_the_host_mutes_and_nobody_mutes_an_unknown_voice():
@@ -184,3 +190,13 @@ def test_the_service_refuses_an_unknown_channel_and_a_stranger():
     with pytest.raises(RulesError) as info:
         chat.chat_post(game=game, channel="players", author=chat.ChatAuthor("spectator:x", "X"), text="hi")
     assert info.value.code == "forbidden"
+
+
+def test_the_host_is_never_offered_to_mute_himself():
+    room, _ben = a_room()
+    console = room.host.get(f"/r/{room.code}/host").content.decode()
+    voices = console.split('id="chat-voices"')[1].split("</section>")[0]
+    assert "Mute Ben" in voices and "Mute Anna" not in voices and 'value="seat:1"' not in voices
+    with pytest.raises(RulesError) as info:  # not through the service either (a protocol client, a script)
+        chat.chat_mute(game=Game.objects.get(code=room.code), key="seat:1", muted=True)
+    assert info.value.code == "forbidden" and not ChatMute.objects.exists()

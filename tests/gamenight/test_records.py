@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 from nightkit import new_room, play, start
 
-from tournament.models import ActionRecord, Event, Game, LedgerEntry
+from tournament.models import ActionRecord, ChatMessage, Event, Game, LedgerEntry
 from tournament.rules.events import Actor
 from tournament.rules.replay import dump
 from tournament.services.actions import game_act
@@ -91,15 +91,32 @@ def test_an_exported_record_imports_as_the_same_game(record_file):
     assert dump(state)["winner"] == data["winner"]
 
 
-def test_importing_through_the_page_makes_you_the_host_of_its_replay(record_file):
+def test_who_imports_a_record_watches_it_and_sits_nowhere(record_file):
     client = Client()
     with record_file.open("rb") as handle:
         response = client.post("/rooms/import", {"record": handle})
     assert response.status_code == 302 and response["Location"].endswith("/replay")
     code = response["Location"].split("/")[2]
     replay = client.get(response["Location"]).content.decode()
-    assert "every card is shown" in replay
-    assert client.get(f"/r/{code}/host").status_code == 200  # the importer is the new room's host
+    assert "every card is shown" in replay and "badge--you" not in replay
+    # not the original host's seat, not the host: the room's pages are a spectator's
+    assert client.get(f"/r/{code}/")["Location"] == f"/r/{code}/watch"
+    watch = client.get(f"/r/{code}/watch").content.decode()
+    assert "badge--you" not in watch and 'data-me=""' in watch
+    assert client.get(f"/r/{code}/host").status_code == 403
+    table = client.post(
+        f"/r/{code}/chat",
+        {"channel": "players", "text": "I am Anna", "name": "Viewer"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "cannot write in that chat" in table.content.decode()
+    stands = client.post(
+        f"/r/{code}/chat",
+        {"channel": "spectators", "text": "what a final", "name": "Viewer"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "what a final" in stands.content.decode()
+    assert not ChatMessage.objects.filter(game__code=code, channel="players").exists()
     assert "Import a game record" in Client().get("/rooms/import").content.decode()
 
 
@@ -160,4 +177,5 @@ def test_the_command_imports_a_good_record(record_file, capsys):
     call_command("import_record", str(record_file))
     out = capsys.readouterr().out
     code = out.split(":")[0]
-    assert Game.objects.get(code=code).status == "finished" and "host key:" in out
+    assert Game.objects.get(code=code).status == "finished"
+    assert "host key" not in out  # nobody hosts an imported room: its key would be the original host's seat

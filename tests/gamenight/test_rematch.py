@@ -4,6 +4,7 @@ the last country square before Start."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -31,10 +32,17 @@ def test_the_rematch_keeps_the_seats_and_pre_qualifies_the_cup_winner():
 
     banner = ben.get(f"/r/{room.code}/next").content.decode()
     assert "When the host starts a new game" in banner and "Watch the replay" in banner
+    name = get_catalog().countries[winner].name_en
+    offer = room.host.get(f"/r/{room.code}/next").content.decode()
+    assert f"{name}, the Cup winner, is qualified from the start." in html.unescape(offer)
     response = room.host.post(f"/r/{room.code}/rematch", HTTP_HX_REQUEST="true")
     new_code = re.fullmatch(r"/r/(\w+)/", response["HX-Redirect"]).group(1)
     new = Game.objects.get(code=new_code)
     assert new.previous.code == room.code and new.pre_qualified == winner
+    # the new lobby says which country starts qualified, to the host and to whoever comes to join
+    for browser in (room.host, Client()):
+        lobby = html.unescape(browser.get(f"/r/{new_code}/").content.decode())
+        assert f"{name}, the last Cup winner, is qualified from the start." in lobby
 
     banner = ben.get(f"/r/{room.code}/next").content.decode()
     assert "Join the rematch as Ben" in banner
@@ -73,9 +81,37 @@ def test_an_ended_game_has_no_cup_winner_to_pre_qualify():
         expected_version=None,
         action_id="end",
     )
+    offer = html.unescape(room.host.get(f"/r/{room.code}/next").content.decode())
+    assert "Play again" in offer and "Cup winner is qualified" not in offer
+    assert "The game ended without a Cup winner, so no country is qualified from the start." in offer
     response = room.host.post(f"/r/{room.code}/rematch", HTTP_HX_REQUEST="true")
     new_code = re.fullmatch(r"/r/(\w+)/", response["HX-Redirect"]).group(1)
     assert Game.objects.get(code=new_code).pre_qualified == ""
+    assert "qualified from the start" not in room.host.get(f"/r/{new_code}/").content.decode()
+
+
+def test_a_world_cup_winner_from_outside_europe_is_not_pre_qualified_in_a_european_championship():
+    previous = new_room(bots=1, seed=54)
+    Game.objects.filter(code=previous.code).update(status="finished", winner_country="BRA")
+    response = previous.host.post(f"/r/{previous.code}/rematch", HTTP_HX_REQUEST="true")
+    code = re.fullmatch(r"/r/(\w+)/", response["HX-Redirect"]).group(1)
+    lobby = html.unescape(previous.host.get(f"/r/{code}/").content.decode())
+    assert "Brazil, the last Cup winner, is qualified from the start." in lobby
+    previous.host.post(
+        f"/r/{code}/act",
+        {
+            "action": "house_rules",
+            "mode": "euro",
+            "seats": "6",
+            "visit_fee_to": "coach",
+            "decision_timer": "0",
+            "version": str(Game.objects.get(code=code).version),
+            "action_id": "to-euro",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    lobby = html.unescape(previous.host.get(f"/r/{code}/").content.decode())
+    assert "Brazil, the last Cup winner, is not European: no country is qualified from the start." in lobby
 
 
 def test_joining_the_rematch_before_it_exists_says_so():

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+import sweep
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from nightkit import HIDDEN_PILES, advance, pure_game
 
@@ -238,7 +239,7 @@ def test_no_rewind_once_the_game_is_over():
     )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sweep.examples(12))
 @given(
     seed=st.integers(1, 10_000),
     steps=st.integers(20, 160),

@@ -174,3 +174,110 @@ async def test_a_seat_whose_server_vanished_is_absent_after_the_stale_time(setti
     await database_sync_to_async(crashed)()
     await asyncio.sleep(0.7)
     assert (await database_sync_to_async(presence_of)(code=room.code))[3] is False
+
+
+# ------------------------------------------------------------------------------------------ a browser's voice
+
+
+def _fan_browser(code: str, name: str) -> tuple[str, str]:
+    """A spectator's browser that wrote once in the stands through the page's form: its session cookie
+    and its chat key."""
+    from django.conf import settings
+    from django.test import Client
+
+    from tournament.models import ChatMessage
+
+    fan = Client()
+    fan.get(f"/r/{code}/watch")
+    fan.post(
+        f"/r/{code}/chat", {"channel": "spectators", "text": "hello", "name": name}, HTTP_HX_REQUEST="true"
+    )
+    key = (
+        ChatMessage.objects.filter(game__code=code, author_name=name)
+        .values_list("author_key", flat=True)
+        .get()
+    )
+    return fan.cookies[settings.SESSION_COOKIE_NAME].value, key
+
+
+async def connect_as(code: str, cookie: str, query: str = "") -> WebsocketCommunicator:
+    """A socket of a browser: its session cookie goes with the handshake, as a browser sends it."""
+    comm = WebsocketCommunicator(
+        application,
+        f"/ws/r/{code}/{query}",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", f"sessionid={cookie}".encode())],
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+def _mute(code: str, key: str, muted: bool) -> None:
+    from tournament.services import chat
+
+    chat.chat_mute(game=Game.objects.get(code=code), key=key, muted=muted)
+
+
+def _lines(code: str, text: str) -> int:
+    from tournament.models import ChatMessage
+
+    return ChatMessage.objects.filter(game__code=code, text=text).count()
+
+
+async def test_a_muted_spectator_stays_muted_on_every_socket_of_his_browser():
+    room, _ben_token = await database_sync_to_async(_room)()
+    cookie, key = await database_sync_to_async(_fan_browser)(room.code, "Loud")
+    other_cookie, _other = await database_sync_to_async(_fan_browser)(room.code, "Calm")
+    await database_sync_to_async(_mute)(room.code, key, True)
+    for attempt in range(2):  # the page's socket, then a brand-new one: the same browser, still muted
+        sock = await connect_as(room.code, cookie)
+        await frames(sock, 0.3)
+        await sock.send_to(
+            text_data=json.dumps({"type": "chat", "channel": "spectators", "text": f"boo {attempt}"})
+        )
+        assert (await until(sock, of_type("error")))["code"] == "chat_muted"
+        await sock.send_to(
+            text_data=json.dumps({"type": "chat", "channel": "spectators", "text": "boo", "name": "New name"})
+        )
+        assert (await until(sock, of_type("error")))["code"] == "chat_muted"
+        await sock.disconnect()
+    assert await database_sync_to_async(_lines)(room.code, "boo 0") == 0
+    # another browser is not muted by it, and writes under its page's name without naming itself again
+    calm = await connect_as(room.code, other_cookie)
+    await frames(calm, 0.3)
+    await calm.send_to(text_data=json.dumps({"type": "chat", "channel": "spectators", "text": "hi all"}))
+    line = await until(calm, of_type("chat"))
+    assert line["message"]["author"] == "Calm" and line["message"]["text"] == "hi all"
+    # un-muted, the same browser writes again, over a socket, under the key the host muted
+    await database_sync_to_async(_mute)(room.code, key, False)
+    loud = await connect_as(room.code, cookie)
+    await frames(loud, 0.3)
+    await loud.send_to(text_data=json.dumps({"type": "chat", "channel": "spectators", "text": "sorry"}))
+    line = await until(loud, of_type("chat"))
+    assert line["message"]["author"] == "Loud" and line["message"]["text"] == "sorry"
+    for comm in (calm, loud):
+        await comm.disconnect()
+
+
+async def test_the_muted_browser_is_told_at_once_on_its_open_sockets_and_nobody_else():
+    room, ben_token = await database_sync_to_async(_room)()
+    cookie, key = await database_sync_to_async(_fan_browser)(room.code, "Loud")
+    ben = await connect(room.code)
+    await hello(ben, token=ben_token)
+    fan_page = await connect_as(room.code, cookie, "?format=html&lang=en")
+    fan_client = await connect_as(room.code, cookie)
+    anna = await connect(room.code)
+    await hello(anna, token=room.token, host_key=room.host_key)
+    for comm in (ben, fan_page, fan_client, anna):
+        await frames(comm, 0.3)
+    await database_sync_to_async(_mute)(room.code, key, True)
+    told = await until(fan_page, lambda f: f["type"] == "html" and 'data-frame="chat-mute"' in f["text"])
+    assert 'data-muted="true"' in told["text"]
+    assert (await until(fan_client, of_type("chat_mute")))["muted"] is True
+    await database_sync_to_async(_mute)(room.code, "seat:3", True)
+    assert (await until(ben, of_type("chat_mute")))["muted"] is True
+    await database_sync_to_async(_mute)(room.code, key, False)
+    assert (await until(fan_client, of_type("chat_mute")))["muted"] is False
+    assert not [f for f in await frames(anna) if f["type"] == "chat_mute"]  # only the voice muted is told
+    for comm in (ben, fan_page, fan_client, anna):
+        await comm.disconnect()

@@ -4,6 +4,12 @@ takes the default for a human who lets it run out.
 Every process with sockets in a room drives it. Bot actions carry an action id derived from the
 version and the prompt, so when two processes take the same decision the second is a harmless
 duplicate; timer actions expect the prompt still to be open, so a late one is refused and ignored.
+
+The timer waits for the deadline stored with the prompt (``tournament/services/timers.py``: server
+time, the same for every process and after a restart), and ``game_act`` refuses its default before that
+deadline. A pause stops every task of the room; the resume's version carries the re-armed deadlines and
+schedules them again (R19a). What a pending task was scheduled for (a bot, a deadline, an absence) is
+kept beside it, so a new version that changes it (a seat handed to a bot and back, a rewind) replaces it.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from tournament.rules import bots
 from tournament.rules.errors import RulesError, StaleVersion
 from tournament.rules.events import Actor
 from tournament.selectors import snapshot_by_code
+from tournament.services import timers
 from tournament.services.actions import game_act
 from tournament.services.presence import absent_since
 from tournament.services.store import Snapshot
@@ -29,6 +36,8 @@ from tournament.services.store import Snapshot
 log = logging.getLogger(__name__)
 
 BOT_RETRIES = 5  # a bot's decision is retried on a newer version this often
+TIMER_POLL = 1.0  # seconds: a waiting timer looks at the clock at least this often (a clock that jumps)
+TIMER_GRACE = 0.25  # seconds after the deadline: every page has shown "0 s" before the default is taken
 
 
 def bot_delay(kind: str, all_bots: bool) -> float:
@@ -41,53 +50,63 @@ def bot_delay(kind: str, all_bots: bool) -> float:
     return base
 
 
+Plan = tuple[Any, ...]  # what a pending task does: ("bot",), ("timer", deadline) or ("absent",)
+
+
 class Driver:
     """Schedules bot decisions and decision-timer defaults for the rooms this process serves."""
 
     def __init__(self) -> None:
         self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
-        self._waiting: set[tuple[str, int]] = set()  # pending keys that wait for a human (timer, absence)
+        self._plans: dict[tuple[str, int], Plan] = {}
 
     def poke(self, snap: Snapshot) -> None:
         """Look at a new version of a room and schedule whatever must happen without a human."""
         st = snap.state
+        open_ids = {p.id for p in st.prompts} if st.status == "running" else set()
+        for key in [k for k in self._pending if k[0] == snap.code and k[1] not in open_ids]:
+            self._cancel(key)  # answered, or the game is paused or over: nothing of it may be decided
         if st.status != "running":
             return
-        open_ids = {p.id for p in st.prompts}
-        for key in [k for k in self._pending if k[0] == snap.code and k[1] not in open_ids]:
-            self._pending.pop(key).cancel()
         humans_in_play = any(not s.automated for s in st.seats.values() if not s.out)
         for prompt in st.prompts:
-            key = (snap.code, prompt.id)
             if prompt.seat is None:
                 continue
             seat = st.seats.get(prompt.seat)
             if seat is None:
                 continue
-            if key in self._pending:
-                if not (seat.automated and key in self._waiting):
-                    continue
-                self._pending.pop(key).cancel()  # the host handed a waiting human's seat to a bot
-            self._waiting.discard(key)
+            key = (snap.code, prompt.id)
             if seat.automated:
+                plan: Plan = ("bot",)
+            elif st.house_rules.get("decision_timer"):
+                plan = ("timer", prompt.deadline)
+            else:  # no timer: the default is taken only once the human has left (issue 9, ruling G12)
+                plan = ("absent",)
+            if key in self._pending:
+                if self._plans.get(key) == plan:
+                    continue
+                self._cancel(key)  # a seat handed to a bot or back, a deadline that moved
+            if plan[0] == "bot":
                 delay = bot_delay(prompt.kind, not humans_in_play)
                 strength = seat.bot or "strong"
                 task = asyncio.ensure_future(self._bot(snap, prompt.id, prompt.seat, strength, delay))
-            elif st.house_rules.get("decision_timer"):
+            elif plan[0] == "timer":
                 seconds = int(st.house_rules["decision_timer"])
-                task = asyncio.ensure_future(self._timer(snap, prompt.id, seconds))
-                self._waiting.add(key)
-            else:  # no timer: the default is taken only once the human has left (issue 9, ruling G12)
+                task = asyncio.ensure_future(self._timer(snap, prompt.id, prompt.deadline, seconds))
+            else:
                 task = asyncio.ensure_future(self._absent(snap, prompt.id, prompt.seat))
-                self._waiting.add(key)
             self._pending[key] = task
+            self._plans[key] = plan
             task.add_done_callback(lambda t, k=key: self._done(k, t))
 
+    def _cancel(self, key: tuple[str, int]) -> None:
+        self._plans.pop(key, None)
+        self._pending.pop(key).cancel()
+
     def _done(self, key: tuple[str, int], task: asyncio.Task[None]) -> None:
-        current = self._pending.get(key)
-        if current is None or current is task:  # not when a newer task replaced it
+        if self._pending.get(key) is task:  # not when a newer task replaced it
             self._pending.pop(key, None)
-            self._waiting.discard(key)
+            self._plans.pop(key, None)
 
     async def _bot(self, snap: Snapshot, prompt_id: int, seat: int, strength: str, delay: float) -> None:
         """Decide after the delay; when the version moved on meanwhile, decide again on the newest one.
@@ -102,6 +121,8 @@ class Driver:
             st = current.state
             prompt = st.prompt(prompt_id)
             if st.status != "running" or prompt is None or prompt.seat != seat:
+                return
+            if not st.seats[seat].automated:  # the host gave the seat back to its human meanwhile
                 return
             choice = bots.decide(st, prompt, strength, get_catalog(), bots.bot_rng(st, current.version))
             action = {"type": "answer", "prompt": prompt_id, "choice": choice}
@@ -125,25 +146,50 @@ class Driver:
                 await asyncio.sleep(1.0)
                 current = await db(snapshot_by_code, snap.code)
 
-    async def _timer(self, snap: Snapshot, prompt_id: int, seconds: int) -> None:
-        opened = await db(_opened_at, snap.game_id, prompt_id)
-        wait = max(0.0, opened + seconds - time.time()) if opened else float(seconds)
-        await asyncio.sleep(wait)
-        await self._submit(
-            snap.code,
-            Actor("system"),
-            {"type": "force_default", "prompt": prompt_id},
-            None,
-            f"timer-{prompt_id}",
-        )
+    async def _timer(self, snap: Snapshot, prompt_id: int, deadline: int | None, seconds: int) -> None:
+        """Take the default once the prompt's stored deadline (server time) has passed.
+
+        The clock is read again at least every ``TIMER_POLL`` seconds, so a clock that moved meanwhile
+        is followed. A prompt without a stored deadline (a game saved before deadlines were stored) counts
+        from its ``deciding`` event, as the timer did then.
+        """
+        if deadline is None:
+            opened = await db(_opened_at, snap.game_id, prompt_id)
+            deadline = int(((opened or time.time()) + seconds) * 1000)
+        due = deadline + int(TIMER_GRACE * 1000)
+        while True:
+            while (wait := (due - timers.clock_ms()) / 1000) > 0:
+                await asyncio.sleep(min(wait, TIMER_POLL))
+            try:
+                await db(
+                    game_act,
+                    code=snap.code,
+                    actor=Actor("system"),
+                    action={"type": "force_default", "prompt": prompt_id},
+                    expected_version=None,
+                    action_id=f"timer-{prompt_id}",
+                )
+                return
+            except RulesError as exc:
+                if exc.code != "timer_running":  # answered, paused, over: nothing to do
+                    log.debug("timer action in %s not applied: %s", snap.code, exc.code)
+                    return
+            except Exception:
+                log.exception("timer action in %s failed", snap.code)
+            # refused as early (the clock went back) or failed: look again shortly, since no new version
+            # may come to schedule this timer again
+            due = timers.clock_ms() + int(TIMER_POLL * 1000)
 
     async def _absent(self, snap: Snapshot, prompt_id: int, seat: int) -> None:
         """A room without a decision timer: when the prompt's owner has had no open socket for
         ``ABSENT_PLAYER_TIMEOUT`` seconds while the prompt was open, his default is taken (logged as
-        ``decided_by_default``), so a player who left never stalls the game. Coming back in time stops it."""
+        ``decided_by_default``), so a player who left never stalls the game. Coming back in time stops it.
+        The clock stands still while the game is paused (R19a): a pause cancels this task, and the one the
+        resume starts adds the paused time back."""
         timeout = absence_timeout()
         poll = max(0.2, min(5.0, timeout / 4))
         opened: float | None = None
+        pauses: list[tuple[float, float]] = []
         wait = poll  # the first look waits too: most decisions are taken long before it (no query then)
         while True:
             await asyncio.sleep(wait)
@@ -152,7 +198,9 @@ class Driver:
             if since is not None:
                 if opened is None:
                     opened = await db(_opened_at, snap.game_id, prompt_id) or time.time()
-                due = max(since, opened) + timeout
+                    pauses = await db(_pauses, snap.game_id, opened)
+                start = max(since, opened)
+                due = start + timeout + sum(max(0.0, end - max(begin, start)) for begin, end in pauses)
                 if time.time() >= due:
                     break
                 wait = min(poll, max(0.05, due - time.time()))
@@ -180,6 +228,21 @@ class Driver:
 def absence_timeout() -> float:
     """Seconds a player may be away before the default decides for him (no decision timer)."""
     return float(getattr(settings, "ABSENT_PLAYER_TIMEOUT", 45.0))
+
+
+def _pauses(game_id: int, after: float) -> list[tuple[float, float]]:
+    """The game's pauses that ended after ``after`` (epoch seconds), as (paused, resumed) times."""
+    rows = Event.objects.filter(game_id=game_id, kind__in=("paused", "resumed")).order_by("seq")
+    found: list[tuple[float, float]] = []
+    began: float | None = None
+    for kind, at in rows.values_list("kind", "created_at"):
+        if kind == "paused":
+            began = at.timestamp()
+        elif began is not None:
+            if at.timestamp() > after:
+                found.append((began, at.timestamp()))
+            began = None
+    return found
 
 
 def _opened_at(game_id: int, prompt_id: int) -> float | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Iterable
 from typing import Any
 
@@ -72,6 +73,13 @@ def chat_frame(message: ChatMessage, fmt: str) -> str:
         return render_to_string("tournament/partials/chat_frame.html", {"line": chat_item(message)})
 
 
+def mute_frame(muted: bool, fmt: str) -> str:
+    """Tells a muted (or un-muted) author's own sockets, so his page swaps its chat box for the notice."""
+    if not fmt.startswith("html"):
+        return frames.encode({"type": "chat_mute", "muted": muted})
+    return f'{HTML_FRAME_PREFIX}chat-mute" data-muted="{"true" if muted else "false"}"></div>'
+
+
 def presence_frame(present: dict[int, bool], fmt: str) -> str:
     """Who is at the table: seat numbers present and away."""
     if not fmt.startswith("html"):
@@ -118,6 +126,12 @@ async def forward(hub: Any, message: dict[str, Any]) -> None:
             if sock.fmt not in rendered:
                 rendered[sock.fmt] = wire.Frame(await db(chat_frame, line, sock.fmt))
             await _deliver(sock, rendered[sock.fmt])
+        target = message.get("target")
+        if line.kind != ChatMessage.Kind.TEXT and isinstance(target, str):
+            muted = line.kind == ChatMessage.Kind.MUTED
+            for sock in sockets:
+                if socket_key(sock) == target:
+                    await _deliver(sock, wire.Frame(mute_frame(muted, sock.fmt)))
     elif kind == "presence.changed":
         await send_presence(hub.code, sockets)
 
@@ -265,24 +279,46 @@ async def frame_in(sock: Any, frame: dict[str, Any]) -> None:
     await sock.send(text_data=frames.encode({"type": "chat_sent", "id": message_id}))
 
 
+def socket_key(sock: Any) -> str:
+    """The chat author key of a socket: its seat, the host, or the stands identity of its browser.
+
+    A browser's sockets carry its session cookie, so they share the key of its page and its chat form
+    (``chat.session_spectator``); only a socket without one (a protocol client without cookies) gets a key
+    of its own, for as long as it is open.
+    """
+    identity = sock.identity  # who the socket is, even when it only watches
+    if identity.seat is not None:
+        return chat.seat_key(identity.seat)
+    if identity.host:
+        return chat.HOST_KEY
+    if not getattr(sock, "chat_key", ""):
+        key, _name = _session_voice(sock)
+        sock.chat_key = key or f"{chat.SPECTATOR_PREFIX}ws-{secrets.token_hex(8)}"
+    return sock.chat_key
+
+
+def _session_voice(sock: Any) -> tuple[str, str]:
+    """The stands identity (key, name) the socket's browser session holds, ``("", "")`` without one."""
+    return chat.session_spectator((getattr(sock, "scope", None) or {}).get("session"))
+
+
 def socket_author(sock: Any, game: Any, name: Any) -> chat.ChatAuthor:
-    """Who a socket writes as: its seat, the host, or a spectator (named in its first chat frame).
+    """Who a socket writes as: its seat, the host, or a spectator (named by his page, or in a chat frame).
 
     :raises RulesError: a spectator without a valid name.
     """
     from tournament.models import Participant
 
-    identity = sock.identity  # who the socket is, even when it only watches
+    identity = sock.identity
+    key = socket_key(sock)
     if identity.seat is not None:
         row = Participant.objects.filter(game=game, seat=identity.seat).values_list("pk", "nickname").first()
         if row is not None:
-            return chat.ChatAuthor(chat.seat_key(identity.seat), row[1], identity.seat, identity.host, row[0])
+            return chat.ChatAuthor(key, row[1], identity.seat, identity.host, row[0])
     if identity.host:
         return chat.ChatAuthor(chat.HOST_KEY, "", None, True)
-    if name is not None or not getattr(sock, "chat_name", ""):
+    if name is not None:
         sock.chat_name = chat.clean_spectator_name(name, game)
-    if not getattr(sock, "chat_id", ""):
-        import secrets
-
-        sock.chat_id = secrets.token_hex(8)
-    return chat.ChatAuthor(f"{chat.SPECTATOR_PREFIX}ws-{sock.chat_id}", sock.chat_name)
+    elif not getattr(sock, "chat_name", ""):
+        sock.chat_name = chat.clean_spectator_name(_session_voice(sock)[1] or None, game)
+    return chat.ChatAuthor(key, sock.chat_name)

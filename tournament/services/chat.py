@@ -17,6 +17,7 @@ server processes), escaped when rendered, and refused with a clear message when 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -39,6 +40,7 @@ RATE_WINDOW = timedelta(seconds=10)
 RATE_MAX = 5  # lines per author per window
 HOST_KEY = "host"
 SPECTATOR_PREFIX = "spectator:"
+SESSION_CHAT = "chat"  # a browser's signed session: {"id": <random>, "name": <its name in the stands>}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,20 @@ def may_write(channel: str, author: ChatAuthor) -> bool:
     if channel == SPECTATORS:
         return author.spectator or author.host
     return False
+
+
+def session_spectator(session: Mapping[str, Any] | None) -> tuple[str, str]:
+    """The stands identity a browser's signed session holds: its author key and its name ("" when unset).
+
+    The page, the chat form and every socket of one browser send the same session cookie, so they all
+    write under this one key and a mute holds on each of them (ruling G4). A session without a chat id
+    (a protocol client without cookies) yields ``("", "")``.
+    """
+    data = (session or {}).get(SESSION_CHAT) or {}
+    if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
+        return "", ""
+    name = data.get("name")
+    return SPECTATOR_PREFIX + data["id"], name if isinstance(name, str) else ""
 
 
 def clean_spectator_name(raw: Any, game: Game | None = None) -> str:
@@ -148,7 +164,8 @@ def chat_mute(*, game: Game, key: str, muted: bool) -> ChatMessage | None:
 
     Returns the notice, or None when nothing changed (already muted, or not muted).
 
-    :raises RulesError: ``unknown_participant`` for a key that never wrote and is no seat of the room.
+    :raises RulesError: ``unknown_participant`` for a key that never wrote and is no seat of the room,
+        ``forbidden`` for the host's own seat (only the host mutes, and never himself).
     """
     label, channel = _mute_target(game, key)
     with transaction.atomic():
@@ -168,14 +185,20 @@ def chat_mute(*, game: Game, key: str, muted: bool) -> ChatMessage | None:
             author_name="",
             text=label,
         )
-        _push_on_commit(game.code, notice)
+        _push_on_commit(game.code, notice, target=key)
     return notice
 
 
 def _mute_target(game: Game, key: str) -> tuple[str, str]:
     """The name and the channel of a mute's target."""
     if isinstance(key, str) and key.startswith("seat:") and key[5:].isdigit():
-        row = Participant.objects.filter(game=game, seat=int(key[5:])).values_list("nickname", "kind").first()
+        row = (
+            Participant.objects.filter(game=game, seat=int(key[5:]))
+            .values_list("nickname", "kind", "is_host")
+            .first()
+        )
+        if row is not None and row[2]:
+            raise Forbidden(detail=gettext_noop("you cannot mute yourself"))
         if row is not None and row[1] == Participant.Kind.HUMAN:
             return row[0], PLAYERS
     elif isinstance(key, str) and key.startswith(SPECTATOR_PREFIX):
@@ -190,8 +213,12 @@ def _mute_target(game: Game, key: str) -> tuple[str, str]:
     raise RulesError("unknown_participant", who=str(key)[:40])
 
 
-def _push_on_commit(code: str, message: ChatMessage) -> None:
-    payload = {"type": "chat.message", "id": message.pk, "channel": message.channel}
+def _push_on_commit(code: str, message: ChatMessage, target: str = "") -> None:
+    """Tell the room's hubs about a stored line after commit; ``target`` is the author key a mute notice
+    is about (the hubs tell that author's open sockets that he may, or may no longer, write)."""
+    payload: dict[str, Any] = {"type": "chat.message", "id": message.pk, "channel": message.channel}
+    if target:
+        payload["target"] = target
     transaction.on_commit(lambda: notify.room_message(code, payload))
 
 
@@ -217,11 +244,12 @@ class ChatVoice:
 
 
 def chat_voices(game: Game) -> list[ChatVoice]:
-    """The human seats, then the spectators who wrote (latest name), each with whether they are muted."""
+    """The human seats but the host's own, then the spectators who wrote (latest name), each with whether
+    they are muted (the host cannot mute himself, ruling G4)."""
     muted = set(ChatMute.objects.filter(game=game).values_list("key", flat=True))
     voices = [
         ChatVoice(seat_key(seat), name, seat, seat_key(seat) in muted)
-        for seat, name in Participant.objects.filter(game=game, kind=Participant.Kind.HUMAN)
+        for seat, name in Participant.objects.filter(game=game, kind=Participant.Kind.HUMAN, is_host=False)
         .order_by("seat")
         .values_list("seat", "nickname")
     ]

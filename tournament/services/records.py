@@ -213,7 +213,11 @@ def verify_record(record: dict[str, Any]) -> tuple[GameState, list[list[Ev]]]:
 
 
 def record_import(*, record: dict[str, Any]) -> RoomCreated:
-    """Create a new room holding the recorded game, after ``verify_record``; the importer is its host.
+    """Create a new room holding the recorded game, after ``verify_record``.
+
+    Who imports a record watches it (ruling G15): the room's seats and its host are the recorded game's,
+    so nobody receives its host key (it would also prove the original host's seat, ``selectors.identify``)
+    and the returned ``host_key`` is empty.
 
     :raises RecordError:
     """
@@ -252,7 +256,7 @@ def record_import(*, record: dict[str, Any]) -> RoomCreated:
         _write_log(snap, actions, steps, now)
         if digest(load_snapshot(game).state) != record["digest"]:  # what was written reads back the same
             raise _bad(gettext_noop("the final position does not match its digest: the record was changed"))
-    return RoomCreated(code=code, host_key=game.host_key, token=None, seat=None)
+    return RoomCreated(code=code, host_key="", token=None, seat=None)
 
 
 def _write_log(snap: Snapshot, actions: list[tuple[str, Any]], steps: list[list[Ev]], now: Any) -> None:

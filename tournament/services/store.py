@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cards.models import CardCopy, CatalogCard, Match
-from cards.rules.api import get_format
+from games.api import get_format
 from tournament.models import Account, CountrySquare, Game, Marker, Participant
 from tournament.rules.state import (
     BANK,
@@ -147,7 +147,7 @@ recent_events = _RecentEvents()
 
 
 def _prompt_to_json(p: Prompt) -> dict[str, Any]:
-    return {
+    out = {
         "id": p.id,
         "seat": p.seat,
         "kind": p.kind,
@@ -156,6 +156,11 @@ def _prompt_to_json(p: Prompt) -> dict[str, Any]:
         "options": p.options,
         "context": p.context,
     }
+    if p.deadline is not None:  # the decision timer (services/timers.py): stored, so every process agrees
+        out["deadline"] = p.deadline
+    if p.left is not None:
+        out["left"] = p.left
+    return out
 
 
 def _prompt_from_json(d: dict[str, Any]) -> Prompt:
@@ -167,6 +172,8 @@ def _prompt_from_json(d: dict[str, Any]) -> Prompt:
         default=d["default"],
         options=d["options"],
         context=d["context"],
+        deadline=d.get("deadline"),
+        left=d.get("left"),
     )
 
 

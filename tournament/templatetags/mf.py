@@ -29,6 +29,35 @@ def stars(value: Any) -> str:
         return ""
 
 
+VOWELS = frozenset("aeiouyàáâäãåæèéêëìíîïòóôöõøœùúûüýÿ")
+SOFT_HYPHEN = "\u00ad"
+
+
+@register.filter
+def breakable(name: Any) -> str:
+    """A player's name with soft hyphens between the syllables of its long words (9 letters or more).
+
+    A card is narrow: a word like "Vanderhaegen" may be wider than its frame. The browser then breaks it
+    at a syllable with a visible hyphen ("Vanderhae-gen") instead of at any letter; the hyphens are
+    invisible otherwise. Syllables by the two common rules: V|CV and VC|CV, never within three letters of
+    either end of the word.
+    """
+    return " ".join(_syllables(word) for word in str(name).split(" "))
+
+
+def _syllables(word: str) -> str:
+    if len(word) < 9 or not word.isalpha():
+        return word
+    low = word.lower()
+    vowel = [ch in VOWELS for ch in low]
+    out = []
+    for i, ch in enumerate(word):
+        if 3 <= i <= len(word) - 3 and vowel[i + 1] and not vowel[i] and (vowel[i - 1] or vowel[i - 2]):
+            out.append(SOFT_HYPHEN)
+        out.append(ch)
+    return "".join(out)
+
+
 @register.simple_tag
 def action_id() -> str:
     """A fresh client action id for one form."""

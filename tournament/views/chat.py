@@ -23,7 +23,7 @@ from tournament.rules.errors import Forbidden, MalformedAction, RulesError
 from tournament.selectors import Identity, game_by_code, identify_session
 from tournament.services import chat
 
-SESSION_CHAT = "chat"  # session key: {"id": <random>, "name": <display name in the stands>}
+SESSION_CHAT = chat.SESSION_CHAT
 PAGE_CHANNELS = {
     "lobby": (chat.PLAYERS, chat.SPECTATORS),
     "game": (chat.PLAYERS, chat.SPECTATORS),
@@ -33,7 +33,8 @@ PAGE_CHANNELS = {
 
 
 def session_chat(request: HttpRequest) -> dict[str, str]:
-    """This browser's chat identity in the stands (created on first use)."""
+    """This browser's chat identity in the stands (created on first use, kept in the signed session: the
+    sockets of the browser read it from there, ``tournament.services.chat.session_spectator``)."""
     data = dict(request.session.get(SESSION_CHAT) or {})
     if not isinstance(data.get("id"), str) or not data["id"]:
         data["id"] = secrets.token_hex(8)
@@ -58,11 +59,13 @@ def request_author(request: HttpRequest, game: Game, identity: Identity) -> chat
 
 def chat_context(request: HttpRequest, game: Game, identity: Identity, page: str) -> dict[str, Any] | None:
     """The chat panel of a page: its channels (history, whether this browser may write, muted?)."""
+    spectator = identity.seat is None and not identity.host
+    if spectator:
+        session_chat(request)  # before the page's socket opens: it writes under the same identity
     names = PAGE_CHANNELS.get(page)
     if not names:
         return None
     author = request_author(request, game, identity)
-    spectator = identity.seat is None and not identity.host
     key = author.key if author else chat.SPECTATOR_PREFIX + session_chat(request)["id"]
     muted = chat.is_muted(game, key)
     stub = author or chat.ChatAuthor(key, "")
@@ -158,8 +161,6 @@ def mute(request: HttpRequest, code: str) -> HttpResponse:
         )
     key = request.POST.get("key", "")
     muted = request.POST.get("muted") == "yes"
-    if identity.seat is not None and key == chat.seat_key(identity.seat):
-        return _toast(gettext("You cannot mute yourself."))
     try:
         chat.chat_mute(game=game, key=key[:64], muted=muted)
     except RulesError as exc:

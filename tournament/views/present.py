@@ -27,6 +27,7 @@ from tournament.eventlog import (
     reading_dutch,
     square_kind_label,
 )
+from tournament.services import timers
 
 # The board: 40 squares on the rim of a 13 × 9 grid, Start in the bottom-right corner, clockwise
 # (along the bottom to the left, up the left side, along the top, down the right side), like
@@ -158,6 +159,15 @@ def country(cat: Catalog, cid: str | None) -> dict[str, Any] | None:
     }
 
 
+def pre_qualified(cat: Catalog, cid: str | None, mode: str) -> dict[str, Any] | None:
+    """The previous game's Cup winner a new game starts with (R18): the country, and whether it is
+    qualified in this mode (a European Championship pre-qualifies only a European winner)."""
+    found = country(cat, cid)
+    if found is None:
+        return None
+    return {"country": found, "applies": mode != "euro" or cat.countries[cid].european}
+
+
 # ------------------------------------------------------------------------------------------ seats
 
 
@@ -246,12 +256,28 @@ def _open_card(cat: Catalog, c: dict[str, Any] | None) -> dict[str, Any] | None:
     p = cat.player(c["id"])
     return {
         "name": p.name,
+        "name_lines": name_lines(p.name),
         "stars": p.stars,
         "stars_text": stars_text(p.stars),
         "position": position_label(p.position),
         "price_text": money_text(p.stars * 100_000),
         "keeper": c.get("keeper", False),
     }
+
+
+OPEN_CARD_LINE = 13
+"""The most letters a line of an open card's name on the board may hold: an SVG text does not wrap, and
+13 letters of the widest names ("Radosavljević", "Vanderhaegen") are as wide as the card's face."""
+
+
+def name_lines(name: str) -> list[str]:
+    """A name as the open cards on the board write it: whole on one line when it is short, else on two
+    lines split at the space nearest its middle ("Alessandro" / "Pellizzari")."""
+    if len(name) <= OPEN_CARD_LINE or " " not in name:
+        return [name]
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    cut = min(spaces, key=lambda i: (max(i, len(name) - i - 1), i))
+    return [name[:cut], name[cut + 1 :]]
 
 
 def square_aria(sq: dict[str, Any]) -> str:
@@ -370,9 +396,43 @@ def others_deciding(view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def held_by_bot(view: dict[str, Any]) -> bool:
+    """The host has handed the viewer's seat to a bot (``seat_bot``): the bot takes its decisions (R19c)."""
+    me = view.get("seat")
+    return me is not None and any(s["seat"] == me and s.get("takeover") for s in view.get("seats", []))
+
+
+def host_name(view: dict[str, Any]) -> str:
+    """The nickname of the host when he plays (the pages name who can give a seat back), else ""."""
+    return next((s["nickname"] for s in view.get("seats", []) if s.get("host")), "")
+
+
+def decision_timer(view: dict[str, Any], now_ms: int) -> dict[str, Any] | None:
+    """The decision timer of my first open decision (R19a–b), or None: its deadline in server time (or the
+    milliseconds left while paused) for the page's script, and the seconds left at ``now_ms`` as the
+    page first shows them."""
+    mine = view.get("my_prompts") or []
+    if not mine or held_by_bot(view):
+        return None
+    public = next((p for p in view.get("prompts", []) if p["id"] == mine[0]["id"]), None)
+    if public is None:
+        return None
+    seconds = timers.seconds_left(public, now_ms)
+    if seconds is None:
+        return None
+    return {
+        "deadline": public.get("deadline"),
+        "left": public.get("left"),
+        "paused": public.get("left") is not None,
+        "seconds": seconds,
+    }
+
+
 def prompts(view: dict[str, Any], cat: Catalog) -> list[dict[str, Any]]:
-    """My pending decisions, each with what its form needs."""
-    out = []
+    """My pending decisions, each with what its form needs (none while a bot holds my seat)."""
+    out: list[dict[str, Any]] = []
+    if held_by_bot(view):
+        return out
     version = view.get("version")
     for p in view.get("my_prompts", []):
         entry: dict[str, Any] = {
@@ -750,7 +810,7 @@ def banner(view: dict[str, Any], cat: Catalog) -> dict[str, Any]:
     """The turn banner: phase, whose turn, what is being decided, or the end of the game."""
     nick = names(view)
     status = view.get("status")
-    mine = view.get("my_prompts") or []
+    mine = [] if held_by_bot(view) else view.get("my_prompts") or []
     active = view.get("active_seat")
     info: dict[str, Any] = {
         "phase": phase_label(view.get("phase", "")),

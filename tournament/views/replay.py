@@ -23,18 +23,19 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from cards.catalog import get_catalog
-from cards.rules.api import get_format
+from games.api import get_format
 from tournament import eventlog
 from tournament.messages import error_text
 from tournament.models import ActionRecord, Event, Game
 from tournament.rules.errors import RulesError
 from tournament.rules.projection import SPECTATOR, Viewer, project
+from tournament.rules.replay import Timeline
 from tournament.rules.state import GameState, holding_key, team_key
 from tournament.selectors import event_visible, game_by_code, identify_session
 from tournament.services.records import RecordError, parse_record, record_export, record_import
 from tournament.services.timeline import game_timeline
 from tournament.views import present
-from tournament.views.rooms import forbidden, remember, room_missing, room_url
+from tournament.views.rooms import canonical, forbidden, room_missing, room_url
 
 LOG_LINES = 60
 
@@ -80,10 +81,9 @@ def _events(game: Game, viewer: Viewer, over: bool, after: int, upto: int) -> li
     ]
 
 
-def _match_starts(
-    game: Game, steps: list[tuple[int, int, int]], view: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """Every match of the game with the step at which it started (``match_started``)."""
+def _match_starts(game: Game, steps: list[tuple[int, int, int]], timeline: Timeline) -> list[dict[str, Any]]:
+    """Every match of the game with the step at which it started (``match_started``), and whether a
+    later rewind of the host undid it (the replay still shows it, marked: the game went another way)."""
     firsts = [first for _v, first, _l in steps]
     out = []
     cat = get_catalog()
@@ -94,9 +94,11 @@ def _match_starts(
             continue
         home = present.country(cat, payload.get("home"))
         away = present.country(cat, payload.get("away"))
+        step = steps[index][0] + 1
         out.append(
             {
-                "step": steps[index][0] + 1,
+                "step": step,
+                "undone": timeline.undone(step, len(timeline)),
                 "label": "{kind}: {home} – {away}".format(
                     kind=present.match_kind_label(payload.get("match_kind", ""), payload.get("slot", "")),
                     home=home["name"] if home else "?",
@@ -126,6 +128,7 @@ def _revealed_teams(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @require_GET
+@canonical
 def replay(request: HttpRequest, code: str) -> HttpResponse:
     """``/r/<code>/replay``: step through the game (``?step=N``; default: the latest step)."""
     try:
@@ -192,7 +195,7 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
         "next_step": min(last, step + 1),
         "step_lines": now_lines,
         "step_actor": timeline.actions[step - 1][0] if step else "",
-        "matches": _match_starts(game, steps, view),
+        "matches": _match_starts(game, steps, timeline),
         "revealed": _revealed_teams(view) if over else [],
         "spectator_replay": viewer == SPECTATOR,
         "replay_base": reverse("room-replay", args=[game.code]),
@@ -202,6 +205,7 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+@canonical
 def record(request: HttpRequest, code: str) -> HttpResponse:
     """``/r/<code>/record.json``: the game record (once the game is over)."""
     try:
@@ -221,7 +225,7 @@ def record(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def import_record(request: HttpRequest) -> HttpResponse:
-    """``/rooms/import``: upload a game record; a verified record becomes a new room you host (its replay)."""
+    """``/rooms/import``: upload a game record; a verified record becomes a new room to watch and replay."""
     if request.method == "GET":
         return render(request, "tournament/import.html", {"error": ""})
     upload = request.FILES.get("record")
@@ -233,8 +237,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
         room = record_import(record=parse_record(upload.read()))
     except RulesError as exc:
         return render(request, "tournament/import.html", {"error": error_text(exc)}, status=400)
-    remember(request, room.code, host_key=room.host_key)
-    return HttpResponseRedirect(reverse("room-replay", args=[room.code]))
+    return HttpResponseRedirect(reverse("room-replay", args=[room.code]))  # he watches it (G15)
 
 
 __all__ = ["import_record", "record", "replay", "replay_view", "room_url"]

@@ -10,16 +10,20 @@ the page (a toast for htmx posts), never a 500.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.encoding import iri_to_uri
 from django.utils.translation import get_language, gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cards.catalog import get_catalog
 from tournament.consumers import actor_for
 from tournament.messages import error_text
 from tournament.models import Game
@@ -28,11 +32,12 @@ from tournament.rules.errors import Forbidden, RulesError, StaleVersion
 from tournament.rules.projection import Viewer
 from tournament.rules.setup import DEFAULT_HOUSE_RULES
 from tournament.selectors import SESSION_ROOMS, Identity, game_by_code, identify_session
+from tournament.services import timers
 from tournament.services.actions import current_snapshot, game_act
 from tournament.services.presence import presence_of
 from tournament.services.rooms import room_create, room_join
 from tournament.views import chat as chat_views
-from tournament.views import forms
+from tournament.views import forms, present
 from tournament.views.landing import (
     BOT_CHOICES,
     DECISION_TIMER_CHOICES,
@@ -79,6 +84,26 @@ def ws_path(code: str, spectator: bool = False) -> str:
     if spectator:
         query["as"] = "spectator"
     return f"/ws/r/{code}/?{urlencode(query)}"
+
+
+def canonical(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A room page asked for with its code in capitals (typed, read aloud, pasted) is sent, query and all,
+    to its canonical lower-case address, so every link, bookmark and socket of the page uses that one.
+
+    The ``<room:code>`` converter already hands the view the lower-case code (posts and sockets simply
+    accept any case); only pages that people see in the address bar redirect.
+    """
+
+    @wraps(view)
+    def page(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method in ("GET", "HEAD") and request.path_info != request.path_info.lower():
+            prefix = request.path[: len(request.path) - len(request.path_info)]
+            query = request.META.get("QUERY_STRING", "")
+            target = prefix + iri_to_uri(request.path_info.lower()) + (f"?{query}" if query else "")
+            return HttpResponsePermanentRedirect(target)
+        return view(request, *args, **kwargs)
+
+    return page
 
 
 # ------------------------------------------------------------------------------------------ errors
@@ -149,7 +174,7 @@ def create(request: HttpRequest) -> HttpResponse:
             bots=[BOT_STRENGTH_FROM_LANDING] * form.bots,
         )
     except RulesError as exc:
-        field = "nickname" if exc.code == "bad_nickname" else "form"
+        field = "nickname" if exc.code in ("bad_nickname", "reserved_nickname") else "form"
         return render(
             request,
             "tournament/room_forms.html",
@@ -184,13 +209,21 @@ def join(request: HttpRequest) -> HttpResponse:
     return _join(request, game, nickname, values, on_error="forms")
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def join_here(request: HttpRequest, code: str) -> HttpResponse:
-    """Join from the room's own lobby page."""
+    """Join from the room's own lobby page; a GET (the address a refused join leaves in the address bar,
+    reloaded) goes back to the room with a word on how to take a seat."""
     try:
         game = game_by_code(code)
     except RulesError:
         return room_missing(request, code)
+    if request.method == "GET":
+        if identify_session(game, request.session).seat is None:
+            if game.status == Game.Status.LOBBY:
+                messages.info(request, gettext("To take a seat, enter a nickname and press “Join room”."))
+            else:
+                messages.info(request, error_text(RulesError("already_started")))
+        return HttpResponseRedirect(room_url(game.code))
     nickname = request.POST.get("nickname", "")
     return _join(request, game, nickname, {"code": code, "nickname": nickname[:64]}, on_error="lobby")
 
@@ -246,6 +279,7 @@ def _page_context(
         can_play=identity.seat is not None or identity.host,
         replay_url=reverse("room-replay", args=[game.code]),
         present_seats=presence_of(code=game.code),
+        server_now=timers.clock_ms(),  # the page's first guess of the server's clock (decision timer)
         chat=chat_views.chat_context(request, game, identity, page),
     )
     if identity.host and page == "host":
@@ -274,6 +308,7 @@ def _room_page(
 
 
 @require_GET
+@canonical
 def room(request: HttpRequest, code: str) -> HttpResponse:
     """``/r/<code>/``: the lobby before the start, the game after (spectators are sent to the watch page)."""
     try:
@@ -284,6 +319,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+@canonical
 def watch(request: HttpRequest, code: str) -> HttpResponse:
     """``/r/<code>/watch``: read-only, live, no private information (the spectator's projection)."""
     try:
@@ -297,6 +333,7 @@ def watch(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+@canonical
 def bracket(request: HttpRequest, code: str) -> HttpResponse:
     """``/r/<code>/bracket``: the countries still in, then the knock-out bracket, live; TV-friendly."""
     try:
@@ -310,6 +347,7 @@ def bracket(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+@canonical
 def host(request: HttpRequest, code: str) -> HttpResponse:
     """``/r/<code>/host``: the Bank/Official console (host only)."""
     try:
@@ -468,5 +506,6 @@ def next_room(request: HttpRequest, code: str) -> HttpResponse:
             "can_rejoin": identity.seat is not None and not joined,  # one click: same nickname, seat moves
             "replay_url": reverse("room-replay", args=[game.code]),
             "record_url": reverse("room-record", args=[game.code]),
+            "cup_winner": present.country(get_catalog(), game.winner_country),  # pre-qualified next (R18)
         },
     )

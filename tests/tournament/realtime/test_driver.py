@@ -18,22 +18,36 @@ from tournament.models import ActionRecord, Event, Game
 from tournament.realtime import driver as driver_module
 from tournament.rules.errors import RulesError
 from tournament.rules.events import Actor
-from tournament.services.actions import game_act
-from tournament.services.rooms import room_create
+from tournament.services import timers
+from tournament.services.actions import current_snapshot, game_act
+from tournament.services.rooms import room_create, room_join
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 TIMER = 10  # the smallest decision timer a room allows (R19 house rule: 10–600 s)
-SKIP_AHEAD = 9.4  # the test's clock runs this much ahead inside the driver: the timer expires after ~0.6 s
 
 
-class _ClockAhead:
-    """Stands in for the ``time`` module inside the driver only: the decision timer is measured against the
-    ``deciding`` event's stored time, so moving the driver's clock forward shortens the wait."""
+class FastClock:
+    """Stands in for ``timers.clock_ms``, the clock the decision timer's deadlines are set and judged by
+    (in ``game_act`` and in the driver): it runs ``speed`` times as fast as the real one, so a 10 s timer
+    runs out in 10/speed real seconds, and ``at`` tells what it read at a real moment."""
 
-    @staticmethod
-    def time() -> float:
-        return time.time() + SKIP_AHEAD
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self.start = time.time()
+
+    def at(self, real: float) -> int:
+        return int((self.start + (real - self.start) * self.speed) * 1000)
+
+    def __call__(self) -> int:
+        return self.at(time.time())
+
+
+def fast_clock(monkeypatch: pytest.MonkeyPatch, speed: float) -> FastClock:
+    clock = FastClock(speed)
+    monkeypatch.setattr(timers, "clock_ms", clock)
+    monkeypatch.setattr(driver_module, "TIMER_POLL", 0.02)  # the driver follows the fast clock closely
+    return clock
 
 
 async def _connect(code: str) -> WebsocketCommunicator:
@@ -90,7 +104,7 @@ def _cancel_driver_tasks() -> None:
 
 async def test_bots_act_by_themselves_and_the_timer_decides_for_a_silent_human(settings, monkeypatch):
     settings.BOT_DELAY = 0.2
-    monkeypatch.setattr(driver_module, "time", _ClockAhead)
+    fast_clock(monkeypatch, speed=16)  # each timer runs out after ~0.6 s
     room = await database_sync_to_async(room_create)(
         nickname="Anna", bots=["strong", "easy"], seed=4242, house_rules={"seats": 3, "decision_timer": TIMER}
     )
@@ -183,8 +197,6 @@ def _version_time(code: str, version: int):
 
 
 def _answer_human(code: str, seat: int) -> None:
-    from tournament.services.actions import current_snapshot
-
     game = Game.objects.get(code=code)
     st = current_snapshot(game).state
     for p in st.prompts:
@@ -203,8 +215,6 @@ def _answer_human(code: str, seat: int) -> None:
 async def test_a_bot_whose_version_moved_on_decides_again_instead_of_stalling(settings):
     """Two bots may hold prompts at once (both line-ups of a match); the one answering second finds the
     version moved on. It must decide again on the newest version, or nothing would ever schedule it again."""
-    from tournament.services.actions import current_snapshot
-
     settings.BOT_DELAY = 0
 
     def setup():
@@ -237,3 +247,109 @@ async def test_a_bot_whose_version_moved_on_decides_again_instead_of_stalling(se
     answered = [r for r in records if r[1].startswith("bot-") and r[2].get("prompt") == prompt.id]
     assert len(answered) == 1 and answered[0][0] == f"seat:{prompt.seat}"
     assert answered[0][1] == f"bot-{stale.version + 2}-{prompt.id}"  # decided on the newest version
+
+
+def _host(code: str, kind: str) -> None:
+    game_act(code=code, actor=Actor("host"), action={"type": kind}, expected_version=None, action_id=kind)
+
+
+def _open_prompt(code: str, seat: int):
+    return next(
+        (p for p in current_snapshot(Game.objects.get(code=code)).state.prompts if p.seat == seat), None
+    )
+
+
+def _timer_record(code: str, prompt_id: int):
+    return (
+        ActionRecord.objects.filter(game__code=code, actor="system", action__prompt=prompt_id)
+        .values_list("created_at", flat=True)
+        .first()
+    )
+
+
+async def test_a_pause_freezes_the_decision_timer_and_the_resume_gives_back_what_was_left(
+    settings, monkeypatch
+):
+    """Issue 23: with 9 s left the host paused for 40 s and resumed; the server took the default 0.3 s
+    after the resume. The pause must stop the clock and the resume give back the time that was left."""
+    settings.BOT_DELAY = 0.05
+    clock = fast_clock(monkeypatch, speed=5)  # the 10 s timer runs out in 2 real seconds
+    room = await database_sync_to_async(room_create)(
+        nickname="Anna", bots=["easy"], seed=11, house_rules={"seats": 2, "decision_timer": TIMER}
+    )
+    comm = await _connect(room.code)
+    try:
+        await comm.send_to(
+            text_data=json.dumps({"type": "hello", "token": room.token, "host_key": room.host_key})
+        )
+        await _drain(comm)
+        await database_sync_to_async(_host)(room.code, "start")
+        prompt = await _until(lambda: _open_prompt(room.code, 1), 20, comm)
+        assert prompt is not None and prompt.deadline is not None
+        await database_sync_to_async(_host)(room.code, "pause")
+        frozen = await database_sync_to_async(_open_prompt)(room.code, 1)
+        assert frozen.id == prompt.id and frozen.deadline is None and 0 < frozen.left <= TIMER * 1000
+        paused_at = time.monotonic()
+        while time.monotonic() - paused_at < 3.0:  # 15 s of the clock: longer than the whole timer
+            await _drain(comm)
+            assert await database_sync_to_async(_timer_record)(room.code, prompt.id) is None, (
+                "taken in the pause"
+            )
+            await asyncio.sleep(0.1)
+        await database_sync_to_async(_host)(room.code, "resume")
+        resumed = await database_sync_to_async(_open_prompt)(room.code, 1)
+        taken = await _until(lambda: _timer_record(room.code, prompt.id), 20, comm)
+        await database_sync_to_async(_stop)(room.code)
+    finally:
+        _cancel_driver_tasks()
+        await comm.disconnect()
+    assert resumed.id == prompt.id and resumed.left is None
+    # re-armed with exactly what was left, from the resume (the clock moved on during the pause)
+    assert resumed.deadline - frozen.left >= clock.at(paused_at) + 14_000
+    assert taken is not None, "the timer never decided after the resume"
+    decided = clock.at(taken.timestamp())
+    assert resumed.deadline <= decided <= resumed.deadline + 2_000  # at the deadline, not at the resume
+
+
+async def _view_of_state(comm: WebsocketCommunicator) -> dict:
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=10))
+        if frame["type"] == "state":
+            return frame["view"]
+
+
+async def test_every_socket_and_a_reconnect_get_the_servers_deadline_and_clock():
+    """Issue 23: a reload at 44 s left showed 58 s. Every client reads the deadline the server stored, in
+    the server's clock, which ``pong`` tells (a client measures its offset from it)."""
+
+    def make():
+        room = room_create(nickname="Anna", bots=[], seed=5, house_rules={"seats": 2, "decision_timer": 60})
+        room_join(code=room.code, nickname="Ben")
+        _host(room.code, "start")
+        return room, current_snapshot(Game.objects.get(code=room.code)).state.prompts[0]
+
+    room, prompt = await database_sync_to_async(make)()
+    assert prompt.deadline is not None
+    views = []
+    try:
+        for hello in ({"type": "hello", "token": room.token}, None, None):  # Anna, a spectator, a reload
+            comm = await _connect(room.code)
+            try:
+                if hello is not None:
+                    await comm.send_to(text_data=json.dumps(hello))
+                views.append(await _view_of_state(comm))
+                before = time.time() * 1000
+                await comm.send_to(text_data=json.dumps({"type": "ping", "t": before}))
+                pong = json.loads(await comm.receive_from(timeout=10))
+                while pong["type"] != "pong":
+                    pong = json.loads(await comm.receive_from(timeout=10))
+            finally:
+                await comm.disconnect()
+            assert pong["t"] == before and before - 1000 < pong["now"] < time.time() * 1000 + 1000
+            await asyncio.sleep(0.3)  # the reload comes later: it must not see a fresh timer
+    finally:
+        _cancel_driver_tasks()
+    for view in views:
+        assert {p["id"]: (p["deadline"], p["left"]) for p in view["prompts"]} == {
+            prompt.id: (prompt.deadline, None)
+        }

@@ -8,6 +8,7 @@ from typing import Any
 
 import orjson
 import pytest
+import sweep
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,7 +45,7 @@ def _delta_frame(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
     return orjson.loads(orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS))  # as a client receives it
 
 
-@settings(max_examples=400, derandomize=True, deadline=None)
+@settings(max_examples=sweep.examples(400))
 @given(VIEWS, VIEWS)
 def test_a_delta_applied_to_its_base_gives_the_new_view(
     before: dict[str, Any], after: dict[str, Any]
@@ -57,7 +58,7 @@ def test_a_delta_applied_to_its_base_gives_the_new_view(
     assert snapshot == kept  # objects inside the held view are replaced, never changed in place
 
 
-@settings(max_examples=200, derandomize=True, deadline=None)
+@settings(max_examples=sweep.examples(200))
 @given(VIEWS, KEYS, VALUES)
 def test_a_nested_change_is_sent_as_a_patch_of_that_change_only(
     view: dict[str, Any], key: str, value: Any

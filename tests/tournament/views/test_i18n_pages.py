@@ -13,6 +13,8 @@ import pytest
 from django.test import Client
 from roomkit import act, play_defaults, start
 
+from tournament.views.present import name_lines
+
 pytestmark = pytest.mark.django_db
 
 # Words Dutch uses as is in this game (rulebook terms and loanwords), and the site's name.
@@ -65,7 +67,7 @@ class Texts(HTMLParser):
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:
-        text = " ".join(data.split())
+        text = " ".join(data.replace("\u00ad", "").split())  # soft hyphens in long player names
         if text and not self._skip:
             self.texts.append(text)
 
@@ -108,6 +110,7 @@ def proper_names(code: str) -> set[str]:
     cat = get_catalog()
     names = set(Participant.objects.filter(game__code=code).values_list("nickname", flat=True))
     names |= {p.name for p in (*cat.field_players.values(), *cat.keepers.values(), *cat.rivals.values())}
+    names |= {line for name in list(names) for line in name_lines(name)}  # the open cards' two lines
     names |= {c.name_en for c in cat.countries.values() if c.name_en == c.name_nl}
     names |= {m.name_en for m in cat.match_cards.values() if m.name_en == m.name_nl}
     names |= {m.name_en for m in cat.money_cards.values() if m.name_en == m.name_nl}

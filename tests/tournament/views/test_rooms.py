@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -185,3 +186,51 @@ def test_a_token_of_another_room_proves_nothing():
     login(thief, code_a, token=token_b)
     page = thief.get(f"/r/{code_a}/").content.decode()
     assert "Take a seat" in page  # not seated in room A
+
+
+@pytest.mark.parametrize("name", ["Host", " the HOST ", "Gastheer", "Bank", "de Official"])
+def test_the_names_of_the_host_the_bank_and_the_official_are_refused_on_every_form(name):
+    why = "is reserved for the host, the Bank and the Official: choose another nickname."
+    created = create(Client(), nickname=name)
+    assert created.status_code == 400 and Game.objects.count() == 0
+    field = re.search(
+        r'<span class="field__error" id="create-nickname-error">(.*?)</span>', created.content.decode()
+    )
+    assert field and why in html.unescape(field.group(1))  # told at the nickname field
+    code = code_of(create(Client()))
+    for response in (
+        Client().post(f"/r/{code}/join", {"nickname": name}),
+        Client().post("/rooms/join", {"code": code, "nickname": name}),
+    ):
+        assert response.status_code == 400 and why in html.unescape(response.content.decode())
+    dutch = Client().post(f"/r/{code}/join", {"nickname": name}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert "is gereserveerd voor de gastheer, de Bank en de Official" in html.unescape(dutch.content.decode())
+    stands = Client().post(
+        f"/r/{code}/chat", {"channel": "spectators", "text": "hi", "name": name}, HTTP_HX_REQUEST="true"
+    )
+    assert why in html.unescape(stands.content.decode())
+    assert list(Participant.objects.filter(game__code=code).values_list("nickname", flat=True)) == [
+        "Anna",
+        "Robin (bot)",
+    ]
+
+
+def test_a_full_lobby_says_so_and_offers_to_watch_instead_of_a_seat():
+    host = Client()
+    code = code_of(create(host, seats="2", bots="1"))
+    lobby = Client().get(f"/r/{code}/").content.decode()
+    assert "Take a seat" not in lobby and 'name="nickname"' not in lobby
+    assert "This room is full: all 2 seats are taken." in lobby and f'href="/r/{code}/watch"' in lobby
+    refused = Client().post(f"/r/{code}/join", {"nickname": "Dora"})  # a page opened before it filled up
+    assert "The room is full (2 seats)." in refused.content.decode()
+    assert "This room is full" in refused.content.decode()
+    act(
+        host,
+        code,
+        action="house_rules",
+        mode="world_cup",
+        seats="3",
+        visit_fee_to="coach",
+        decision_timer="0",
+    )
+    assert "Take a seat" in Client().get(f"/r/{code}/").content.decode()  # a seat came free

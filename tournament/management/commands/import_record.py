@@ -1,7 +1,7 @@
 """``manage.py import_record FILE``: a game record (``/r/<code>/record.json``) becomes a new room.
 
 The record is replayed from its seed and refused when its actions, events or digest were changed
-(``tournament/services/records.py``). The new room's replay and host console open with the host key printed.
+(``tournament/services/records.py``). Nobody hosts the new room (ruling G15): it is watched and replayed.
 """
 
 from __future__ import annotations
@@ -35,4 +35,3 @@ class Command(BaseCommand):
         except RulesError as exc:
             raise CommandError(error_text(exc)) from None
         self.stdout.write(f"{room.code}: imported — replay at /r/{room.code}/replay")
-        self.stdout.write(f"host key: {room.host_key}")
