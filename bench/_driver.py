@@ -133,10 +133,10 @@ def play_game(
     """Create a room with ``seats`` bots, start it and let the bots play through ``game_act`` until the
     game is over (or reaches ``until_phase``). Lobby actions are not timed; everything from the start is."""
     from cards.catalog import get_catalog
+    from games.rng import Rng
     from tournament.models import Game
     from tournament.rules import bots
     from tournament.rules.events import Actor
-    from tournament.rules.rng import Rng
     from tournament.services.actions import current_snapshot, game_act
     from tournament.services.rooms import room_create
     from tournament.services.store import cache

@@ -37,10 +37,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from cards.catalog import get_catalog  # noqa: E402
-from cards.rules.api import MatchSetup, TeamCard, TeamEntry  # noqa: E402
 from cards.rules.bots import play_match  # noqa: E402
 from cards.rules.duel import DuelFormat  # noqa: E402
-from tournament.rules.rng import Rng  # noqa: E402
+from games.api import MatchSetup, TeamCard, TeamEntry  # noqa: E402
+from games.rng import Rng  # noqa: E402
 
 TARGET = 5000
 PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"

@@ -1,1 +1,1 @@
-"""Pure match engines (no Django). The tournament uses them only through ``cards.rules.api``."""
+"""Pure match engines (no Django). The tournament uses them only through ``games.api``."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cards.rules.api import Decision, MatchEvent, MatchFormat, MatchSetup, Side
 from cards.rules.duel import DuelFormat
 from cards.rules.duel_cards import (
     E_CANCEL,
@@ -38,7 +37,8 @@ from cards.rules.duel_cards import (
     apply_mods,
 )
 from cards.rules.duel_state import M_PENALTY, MAX_SWAPS, P_EXTRA, W_GOAL, W_MAIN, W_MOMENT, DuelState
-from tournament.rules.rng import Rng
+from games.api import Decision, MatchEvent, MatchFormat, MatchSetup, Side
+from games.rng import Rng
 
 Policy = Callable[[MatchFormat, Any, Decision, Rng], dict[str, Any]]
 

@@ -21,21 +21,6 @@ from typing import Any
 
 from cards.catalog import get_catalog
 from cards.catalog.types import MatchCard
-from cards.rules.api import (
-    SIDES,
-    Decision,
-    IllegalDecision,
-    MalformedDecision,
-    MatchError,
-    MatchEvent,
-    MatchResult,
-    MatchSetup,
-    NotYourDecision,
-    Side,
-    TeamCard,
-    TeamEntry,
-    register,
-)
 from cards.rules.duel_cards import (
     E_CANCEL,
     E_CORNER,
@@ -78,11 +63,26 @@ from cards.rules.duel_state import (
     side_index,
 )
 from cards.rules.duel_view import project
-from tournament.rules.rng import Rng
+from games.api import (
+    SIDES,
+    Decision,
+    IllegalDecision,
+    MalformedDecision,
+    MatchError,
+    MatchEvent,
+    MatchResult,
+    MatchSetup,
+    NotYourDecision,
+    Side,
+    TeamCard,
+    TeamEntry,
+    register,
+)
+from games.rng import Rng
 
 _NAMES: tuple[Side, Side] = SIDES
 
-__all__ = ["MAX_SWAPS", "DuelFormat", "DuelState", "InvalidSetup", "practice_setup"]
+__all__ = ["FORMAT", "MAX_SWAPS", "DuelFormat", "DuelState", "InvalidSetup", "practice_setup"]
 
 
 class InvalidSetup(MatchError):
@@ -95,7 +95,7 @@ class DuelFormat:
     """The card duel (key ``"duel"``) behind the ``MatchFormat`` protocol (D7).
 
     Construct it with the match-card table; ``None`` loads the real catalog on first use, which is
-    what ``cards.rules.api.get_format("duel")`` does.
+    what ``games.api.get_format("duel")`` does.
     """
 
     key = "duel"
@@ -1246,4 +1246,4 @@ def practice_setup(
     return setup, (home_keeper, away_keeper)
 
 
-register(DuelFormat())
+FORMAT = register(DuelFormat())

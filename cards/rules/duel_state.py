@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cards.rules.api import MalformedDecision
+from games.api import MalformedDecision
 
 MAX_SWAPS = 3  # D3: at most three swaps per match, extra time included
 REGULATION_KICKS = 5  # D6: five rounds before sudden death

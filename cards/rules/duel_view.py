@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cards.rules.api import Side
 from cards.rules.duel_cards import apply_mods
 from cards.rules.duel_state import (
     HOW_NAMES,
@@ -27,6 +26,7 @@ from cards.rules.duel_state import (
     keeper_stars_in_moment,
     side_index,
 )
+from games.api import Side
 
 if TYPE_CHECKING:
     from cards.rules.duel import DuelFormat

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tournament.rules.rng import Rng
+from games.rng import Rng
 
 if TYPE_CHECKING:
     from cards.catalog import Catalog

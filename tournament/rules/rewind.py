@@ -14,9 +14,9 @@ import dataclasses
 from typing import Any, Protocol
 
 from cards.catalog import Catalog
+from games.rng import Rng
 from tournament.rules.errors import N_, Forbidden, IllegalAction, MalformedAction, RulesError
 from tournament.rules.events import Actor, Ctx, Ev
-from tournament.rules.rng import Rng
 from tournament.rules.state import BANK, GameState
 
 # Blind piles whose order nobody may know (G8): box 2 match cards, box 3 keepers, box 4 money cards, the

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from cards.catalog.types import Color, Effect, MatchCard, Target
-from cards.rules.api import MatchEvent, MatchSetup, TeamCard, TeamEntry
 from cards.rules.duel import DuelFormat, DuelState
-from tournament.rules.rng import Rng
+from games.api import MatchEvent, MatchSetup, TeamCard, TeamEntry
+from games.rng import Rng
 
 DATA = Path(__file__).resolve().parents[3] / "cards" / "data" / "match_cards.json"
 

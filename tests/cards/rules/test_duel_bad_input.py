@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from duel_helpers import Match, fmt, lineup, setup, team
 
-from cards.rules.api import (
+from cards.rules.duel import InvalidSetup
+from games.api import (
     IllegalDecision,
     MalformedDecision,
     MatchError,
@@ -13,8 +14,7 @@ from cards.rules.api import (
     TeamCard,
     TeamEntry,
 )
-from cards.rules.duel import InvalidSetup
-from tournament.rules.rng import Rng
+from games.rng import Rng
 
 ELEVEN = [4, 5, 3, 6, 2, 4, 5, 3, 4, 2, 3]
 

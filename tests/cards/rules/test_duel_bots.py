@@ -8,7 +8,7 @@ import pytest
 from duel_helpers import Match, equal_teams, fmt, lineup, team
 
 from cards.rules.bots import POLICIES, get_policy, play_match, strong_policy
-from tournament.rules.rng import Rng
+from games.rng import Rng
 
 N_STRENGTH = 2000
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from duel_helpers import Match, kinds, lineup, reveals, team
 
-from cards.rules.api import IllegalDecision
+from games.api import IllegalDecision
 
 
 def start(home, away, **kw) -> Match:

@@ -9,10 +9,10 @@ from pathlib import Path
 from duel_helpers import equal_teams, match_table
 
 from cards.catalog import get_catalog
-from cards.rules.api import get_format
 from cards.rules.bots import play_match
 from cards.rules.duel import DuelFormat
-from tournament.rules.rng import Rng
+from games.api import get_format
+from games.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -33,6 +33,7 @@ def test_the_catalog_reads_the_match_cards_exactly_as_the_engine_tests_do():
 def test_the_engine_and_bots_import_no_django():
     code = (
         "import sys; import cards.rules.duel, cards.rules.bots, cards.rules.duel_cards; "
+        "import games.api, games.rng; "
         "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

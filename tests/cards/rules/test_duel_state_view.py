@@ -106,7 +106,7 @@ def test_a_finished_match_can_be_replayed_with_everything_revealed():
 def test_from_dict_refuses_something_else():
     import pytest
 
-    from cards.rules.api import MalformedDecision
+    from games.api import MalformedDecision
 
     with pytest.raises(MalformedDecision):
         fmt().from_dict({"format": "chess"})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cards.catalog import Catalog, SquareKind, get_catalog
-from cards.rules.api import get_format
+from games.api import get_format
 from tournament.rules import board, invariants
 from tournament.rules.engine import advance, apply_action
 from tournament.rules.errors import RulesError
@@ -494,7 +494,7 @@ def finish_match_with(
 ) -> tuple[GameState, list[Ev]]:
     """End the running match at once with ``winner`` ("home"/"away"), nothing played, and let the
     game run on: tests the consequences of a result without depending on the duel."""
-    from cards.rules.api import MatchResult
+    from games.api import MatchResult
     from tournament.rules import matches
 
     new = st.clone()

@@ -22,16 +22,20 @@ class Rng:
     True
     """
 
-    __slots__ = ("counter", "seed")
+    __slots__ = ("_keyed", "counter", "seed")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
         self.seed = int(seed)
         self.counter = int(counter)
+        # BLAKE2b of (seed, counter) is BLAKE2b fed the seed, then the counter: the hash state after the
+        # seed is made once and copied for each draw (the same numbers, about twice as fast)
+        self._keyed = blake2b(self.seed.to_bytes(16, "little", signed=True), digest_size=8)
 
     def _next64(self) -> int:
-        data = self.seed.to_bytes(16, "little", signed=True) + self.counter.to_bytes(8, "little")
+        h = self._keyed.copy()
+        h.update(self.counter.to_bytes(8, "little"))
         self.counter += 1
-        return int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
+        return int.from_bytes(h.digest(), "little")
 
     def randbelow(self, n: int) -> int:
         """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""

@@ -1,0 +1,122 @@
+"""Competitions (games/competition.py, rulings CP1–CP5): who meets whom, byes, the league table."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.competition import (
+    CompetitionError,
+    Result,
+    check,
+    cup_entries,
+    cup_next_entries,
+    cup_round,
+    cup_rounds,
+    knockout,
+    league_rounds,
+    round_name,
+    table,
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "seats"), [("single", 1), ("single", 3), ("cup", 2), ("league", 9), ("x", 4)]
+)
+def test_a_competition_the_rules_do_not_hold_is_refused(kind: str, seats: int) -> None:
+    with pytest.raises(CompetitionError):
+        check(kind, seats)
+
+
+def test_only_cup_matches_must_have_a_winner() -> None:
+    assert [knockout(k) for k in ("single", "cup", "league")] == [False, True, False]
+
+
+@pytest.mark.parametrize("seats", range(3, 9))
+def test_a_league_pairs_everyone_once_in_rounds_of_distinct_seats_with_fair_home_matches(seats: int) -> None:
+    rounds = league_rounds(list(range(1, seats + 1)))
+    pairs = [frozenset((p.home, p.away)) for r in rounds for p in r]
+    assert sorted(map(sorted, pairs)) == sorted(map(sorted, itertools.combinations(range(1, seats + 1), 2)))
+    for r in rounds:  # CP5: a round's matches involve different seats, so they can run at once
+        playing = [s for p in r for s in (p.home, p.away)]
+        assert len(playing) == len(set(playing)) and len(r) == seats // 2
+    homes = Counter(p.home for r in rounds for p in r)
+    counts = [homes.get(s, 0) for s in range(1, seats + 1)]
+    assert max(counts) - min(counts) <= 1
+
+
+@pytest.mark.parametrize("seats", range(3, 9))
+def test_a_cup_gives_byes_to_the_first_of_the_draw_and_ends_in_one_final(seats: int) -> None:
+    draw = [10 + s for s in range(seats)]
+    entries = cup_entries(draw)
+    byes = entries.count(None)
+    assert len(entries) in (4, 8) and byes == len(entries) - seats
+    assert [entries[2 * i + 1] for i in range(byes)] == [None] * byes  # the first seats of the draw
+    left = set(draw)
+    for number in range(1, cup_rounds(seats) + 1):
+        pairings, through = cup_round(entries, number)
+        assert all(p.round == number for p in pairings)
+        winners = dict(through)
+        for p in pairings:
+            winners[p.slot] = min(p.home, p.away)  # any winner will do
+            left.discard(max(p.home, p.away))
+        entries = cup_next_entries(entries, winners)
+    assert entries == [min(draw)] and left == {min(draw)}  # the final's winner is the one left
+
+
+def test_round_names() -> None:
+    assert [round_name("cup", r, 3) for r in (1, 2, 3)] == ["quarter_final", "semi_final", "final"]
+    assert round_name("single", 1, 1) == "match" and round_name("league", 4, 7) == "round_4"
+
+
+def test_the_table_counts_three_one_and_zero_and_keeps_the_form() -> None:
+    results = [
+        Result(1, 2, (2, 0), 1),
+        Result(3, 1, (1, 1), None),
+        Result(2, 3, (0, 3), 3),
+    ]
+    rows = table([1, 2, 3], results)
+    assert [(r.seat, r.points, r.goal_difference, r.form) for r in rows] == [
+        (3, 4, 3, ("D", "W")),
+        (1, 4, 2, ("W", "D")),
+        (2, 0, -5, ("L", "L")),
+    ]
+    assert rows[0].to_dict()["goals_for"] == 4
+
+
+def test_ties_are_broken_by_the_matches_between_them_then_by_the_lot() -> None:
+    # 1 and 2 level on points, difference and goals; 2 beat 1 → 2 first. 3 and 4 never met → the lot.
+    results = [
+        Result(2, 1, (1, 0), 2),
+        Result(1, 3, (1, 0), 1),
+        Result(2, 4, (0, 1), 4),
+        Result(3, 4, (0, 0), None),
+    ]
+    rows = table([4, 3, 2, 1], results)
+    by_seat = {r.seat: r for r in rows}
+    assert by_seat[1].points == by_seat[2].points == 3
+    assert [r.seat for r in rows][:2] in ([4, 2], [2, 1])
+    two_one = [r.seat for r in rows if r.seat in (1, 2)]
+    assert two_one == [2, 1]
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=6, max_size=6),
+    st.permutations([1, 2, 3, 4]),
+)
+def test_the_table_is_a_total_order_that_never_depends_on_the_result_order(
+    scores: list[tuple[int, int]], draw: list[int]
+) -> None:
+    pairs = [p for r in league_rounds([1, 2, 3, 4]) for p in r]
+    results = [
+        Result(p.home, p.away, s, None if s[0] == s[1] else p.home if s[0] > s[1] else p.away)
+        for p, s in zip(pairs, scores, strict=True)
+    ]
+    rows = table(draw, results)
+    assert sorted(r.seat for r in rows) == [1, 2, 3, 4]
+    assert sum(r.points for r in rows) in range(2 * 6, 3 * 6 + 1)
+    assert [r.seat for r in table(draw, list(reversed(results)))] == [r.seat for r in rows]
