@@ -12,6 +12,7 @@ Output is HTML-safe: the translated template is escaped first, then filled with 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -925,8 +926,94 @@ def _ac_cards(ctx: LogContext, p: dict[str, Any]):
     )
 
 
+def round_label(key: Any) -> str:
+    """A competition round's name (``games.competition.round_name``'s keys) in the reader's language."""
+    names = {
+        "match": gettext("The match"),
+        "final": gettext("The final"),
+        "semi_final": gettext("The semi-finals"),
+        "quarter_final": gettext("The quarter-finals"),
+    }
+    if key in names:
+        return names[key]
+    number = str(key).removeprefix("round_")
+    return gettext("Round %(n)s") % {"n": number}
+
+
+def _seats(ctx: LogContext, seats: Any) -> SafeString:
+    items = seats if isinstance(seats, list) else []
+    return mark_safe(", ".join(_who(ctx, s) for s in items))
+
+
+@on("competition_started")
+def _competition_started(ctx: LogContext, p: dict[str, Any]):
+    rounds = p.get("rounds") if isinstance(p.get("rounds"), int) else 0
+    kind = p.get("competition")
+    if kind == "cup":
+        text = ngettext(
+            "The draw is made: a knock-out cup of %(n)s round. Draw: %(draw)s.",
+            "The draw is made: a knock-out cup of %(n)s rounds. Draw: %(draw)s.",
+            rounds,
+        )
+    elif kind == "league":
+        text = ngettext(
+            "The draw is made: a league, everyone plays everyone once in %(n)s round. Draw: %(draw)s.",
+            "The draw is made: a league, everyone plays everyone once in %(n)s rounds. Draw: %(draw)s.",
+            rounds,
+        )
+    else:
+        text = gettext("One match: %(draw)s.")
+    return _fill(text, n=rounds, draw=_seats(ctx, p.get("draw"))), "trophy", "phase"
+
+
+@on("round_started")
+def _round_started(ctx: LogContext, p: dict[str, Any]):
+    pairs = p.get("matches") if isinstance(p.get("matches"), list) else []
+    games = mark_safe(
+        ", ".join(
+            _fill(gettext("%(home)s v %(away)s"), home=_who(ctx, m[0]), away=_who(ctx, m[1]))
+            for m in pairs
+            if isinstance(m, list) and len(m) == 2
+        )
+    )
+    text = _fill(gettext("%(round)s: %(matches)s."), round=round_label(p.get("name")), matches=games)
+    if p.get("byes"):
+        text = _fill(
+            gettext("%(text)s Through without playing: %(who)s."), text=text, who=_seats(ctx, p.get("byes"))
+        )
+    if p.get("resting"):
+        text = _fill(gettext("%(text)s Resting: %(who)s."), text=text, who=_seats(ctx, p.get("resting")))
+    return text, "swords", "phase"
+
+
+@on("competition_won")
+def _competition_won(ctx: LogContext, p: dict[str, Any]):
+    texts = {
+        "cup": gettext("%(who)s wins the cup!"),
+        "league": gettext("%(who)s wins the league!"),
+    }
+    text = texts.get(p.get("competition"), gettext("%(who)s wins the match!"))
+    return _fill(text, who=_who(ctx, p.get("seat"))), "trophy", "goal"
+
+
+@on("competition_drawn")
+def _competition_drawn(ctx: LogContext, p: dict[str, Any]):
+    return escape(gettext("The match ends level: nobody wins.")), "whistle", "phase"
+
+
 @on("match_started")
 def _match_started(ctx: LogContext, p: dict[str, Any]):
+    if p.get("home_role") == "seat":  # a competition room: seat against seat, no countries
+        return (
+            _fill(
+                gettext("%(round)s: %(home)s v %(away)s."),
+                round=round_label(p.get("round_name") or p.get("match_kind")),
+                home=_who(ctx, p.get("home_coach")),
+                away=_who(ctx, p.get("away_coach")),
+            ),
+            "swords",
+            "match",
+        )
     return (
         _fill(
             gettext("%(kind)s: %(home)s (%(hc)s) v %(away)s (%(ac)s)."),
@@ -956,6 +1043,25 @@ def _decided_text(p: dict[str, Any]) -> str:
 @on("match_over")
 def _match_over(ctx: LogContext, p: dict[str, Any]):
     winner = p.get("winner")
+    if "winner_seat" in p:  # a competition room: seat against seat
+        home, away = _who(ctx, p.get("home_coach")), _who(ctx, p.get("away_coach"))
+        if p.get("winner_seat") is None:
+            text = _fill(
+                gettext("Full time: %(home)s %(score)s %(away)s, a draw."),
+                home=home,
+                away=away,
+                score=_score(p, ctx),
+            )
+        else:
+            text = _fill(
+                gettext("Full time: %(home)s %(score)s %(away)s. %(winner)s wins%(how)s."),
+                home=home,
+                away=away,
+                score=_score(p, ctx),
+                winner=_who(ctx, p.get("winner_seat")),
+                how=_decided_text(p),
+            )
+        return text, "whistle", "match"
     return (
         _fill(
             gettext("Full time: %(home)s %(score)s %(away)s. %(winner)s wins%(how)s."),
@@ -1364,6 +1470,34 @@ def _rewound(ctx: LogContext, p: dict[str, Any]):
 
 # ------------------------------------------------------------------------------------------ rendering
 
+_TOKEN = re.compile(r"<[^>]*>|&[#\w]+;|.", re.S)
+
+
+def sentence(html: SafeString) -> SafeString:
+    """A log line with its first letter in upper case.
+
+    Many sentences begin with a value that reads in lower case mid-sentence: "the Bank pays …" ("de Bank
+    betaalt …"), "the house bot keeps …", "a side brings in …". The first letter of the line's text (past
+    tags, entities and opening quotes) is put in upper case, except in a participant's nickname, which is
+    written as its owner typed it.
+    """
+    inside_who = 0
+    for token in _TOKEN.finditer(html):
+        text = token.group()
+        if text.startswith("<") and len(text) > 1:
+            if text.startswith('<b class="who'):
+                inside_who += 1
+            elif text == "</b>" and inside_who:
+                inside_who -= 1
+            continue
+        if not text.isalnum():
+            continue
+        if inside_who or text.isupper() or not text.isalpha():
+            return html
+        start = token.start()
+        return mark_safe(html[:start] + text.upper() + html[start + 1 :])
+    return html
+
 
 def _fallback(ctx: LogContext, kind: str, p: dict[str, Any]) -> SafeString:
     """An unknown kind still reads as something: its name in words, plus who it concerns."""
@@ -1394,7 +1528,7 @@ def describe(event: Event, ctx: LogContext) -> LogLine | None:
     return LogLine(
         seq=int(event.get("seq", 0)),
         kind=kind,
-        html=html,
+        html=sentence(html),
         icon=icon,
         tone=tone,
         private=private,
@@ -1426,7 +1560,7 @@ def _merge_roll(events: list[Event], i: int, ctx: LogContext) -> tuple[LogLine |
             line = LogLine(
                 seq=int(events[j].get("seq", 0)),
                 kind="rolled",
-                html=html,
+                html=sentence(html),
                 icon=f"dice-{p.get('die')}" if p.get("die") in (1, 2, 3, 4, 5, 6) else "dices",
                 seats=(seat,) if isinstance(seat, int) else (),
             )
@@ -1451,7 +1585,7 @@ def _merge_move(events: list[Event], i: int, ctx: LogContext) -> tuple[LogLine |
         line = LogLine(
             seq=int(events[j].get("seq", 0)),
             kind="pawn_moved",
-            html=html,
+            html=sentence(html),
             icon="footprints",
             seats=(seat,) if isinstance(seat, int) else (),
         )
@@ -1488,6 +1622,7 @@ __all__ = [
     "period_label",
     "player_label",
     "render",
+    "sentence",
     "square_kind_label",
     "square_label",
 ]

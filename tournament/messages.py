@@ -20,6 +20,7 @@ TEMPLATES: dict[str, str] = {
     "insufficient_funds": gettext_noop("Not enough money: {amount} needed, {balance} available."),
     "wrong_phase": gettext_noop("That is not possible now ({phase})."),
     "game_paused": gettext_noop("The game is paused by the host."),
+    "timer_running": gettext_noop("The decision timer has not run out: {seconds} s left."),
     "game_over": gettext_noop("The game is over."),
     "forbidden": gettext_noop("You may not do that: {detail}."),
     "unknown_participant": gettext_noop("There is no participant {who} in this room."),
@@ -27,23 +28,25 @@ TEMPLATES: dict[str, str] = {
     "room_full": gettext_noop("The room is full ({seats} seats)."),
     "nickname_taken": gettext_noop("The nickname “{nickname}” is already taken in this room."),
     "bad_nickname": gettext_noop("A nickname needs 1 to 24 visible characters."),
+    "reserved_nickname": gettext_noop(
+        "“{nickname}” is reserved for the host, the Bank and the Official: choose another nickname."
+    ),
     "already_started": gettext_noop("The game has already started."),
     "not_enough_players": gettext_noop("At least {minimum} participants are needed to start."),
     "stale_version": gettext_noop(
         "The game has moved on (you saw version {expected}, it is now at {current}); "
         "your screen is being refreshed."
     ),
-    "duplicate_action": gettext_noop("That action was already received."),
     "invariant_broken": gettext_noop(
         "The action was refused because it would break a rule of the game: {detail}."
     ),
-    "match_error": gettext_noop("That match decision is not possible: {detail}."),
     "unknown_room": gettext_noop("There is no room with that code."),
     "rate_limited": gettext_noop("Slow down: too many actions at once."),
     "server_error": gettext_noop("Something went wrong on our side; the game is unchanged."),
     "chat_muted": gettext_noop("The host has muted you in this room's chat."),
     "chat_too_fast": gettext_noop("Slow down: wait a few seconds before your next chat message."),
     "bad_record": gettext_noop("That game record cannot be imported: {detail}."),
+    "unknown_game": gettext_noop("There is no game “{game}” here."),
 }
 
 

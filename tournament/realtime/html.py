@@ -37,6 +37,7 @@ from tournament.models import LedgerEntry
 from tournament.realtime.wire import Frame
 from tournament.rules.projection import SPECTATOR, Viewer
 from tournament.selectors import event_visible, recent_events_for, view_for
+from tournament.services import timers
 from tournament.services.store import Snapshot
 from tournament.views import present
 
@@ -98,11 +99,14 @@ def room_context(
         "banner": present.banner(view, cat),
     }
     if status == "lobby":
-        ctx["lobby"] = lobby(view)
+        ctx["lobby"] = lobby(view, snap.state.pre_qualified)
     else:
         ctx["board"] = shared["board"]
         ctx["hand"] = present.hand(view, cat)
         ctx["prompts"] = present.prompts(view, cat)
+        ctx["held_by_bot"] = present.held_by_bot(view)
+        ctx["host_name"] = present.host_name(view) if ctx["held_by_bot"] else ""
+        ctx["timer"] = present.decision_timer(view, timers.clock_ms())
         ctx["deciding"] = present.others_deciding(view)
         ctx["duel"] = present.duel(view, cat)
         ctx["bracket"] = shared["bracket"]
@@ -121,8 +125,9 @@ def shared_context(view: dict[str, Any]) -> dict[str, Any]:
     return {"board": present.board(view, cat), "bracket": present.bracket(view, cat)}
 
 
-def lobby(view: dict[str, Any]) -> dict[str, Any]:
-    """The lobby: seats (free ones too), house rules, who may start."""
+def lobby(view: dict[str, Any], cup_winner: str = "") -> dict[str, Any]:
+    """The lobby: seats (free ones too), house rules, who may start, the country a rematch pre-qualifies
+    (``cup_winner``, R18)."""
     rules = view.get("house_rules") or {}
     capacity = int(rules.get("seats") or 6)
     taken = view.get("seats", [])
@@ -145,6 +150,7 @@ def lobby(view: dict[str, Any]) -> dict[str, Any]:
         "seat_choices": list(range(max(2, len(taken)), 9)),
         "timer_choices": [0, 30, 60, 120, 300],
         "version": view.get("version"),
+        "pre_qualified": present.pre_qualified(get_catalog(), cup_winner, str(view.get("mode"))),
     }
 
 

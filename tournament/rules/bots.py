@@ -20,10 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 from cards.catalog import Catalog, SquareKind
-from cards.rules import bots as match_bots
-from cards.rules.api import get_format
-from tournament.rules import policy
-from tournament.rules.rng import Rng
+from games.api import get_game
+from games.rng import Rng
+from tournament.rules import matches, policy
 from tournament.rules.state import (
     BONUS,
     HOLDING_LIMIT,
@@ -74,12 +73,12 @@ def decide(state: GameState, prompt: Prompt, strength: str, cat: Catalog, rng: R
     ``rng`` feeds the random bot (and nothing else): the same state, prompt and generator give the same
     choice, so a bot game replays exactly.
     """
-    if prompt.context.get("match") is not None and prompt.kind in ("lineup", "window"):
+    if matches.is_match_prompt(prompt):
         record = next(m for m in state.matches if m.number == prompt.context["match"])
-        fmt = get_format(record.format)
-        decision = next(d for d in fmt.decisions(record.engine) if d.side == prompt.context["side"])
-        name = strength if strength in match_bots.POLICIES else "easy"
-        return dict(match_bots.get_policy(name)(fmt, record.engine, decision, rng))
+        game = get_game(record.format)
+        decision = next(d for d in game.format.decisions(record.engine) if d.side == prompt.context["side"])
+        policy = game.policies.get(strength) or game.policies["easy"]
+        return dict(policy(game.format, record.engine, decision, rng))
     if strength == "random":
         return random_choice(state, prompt, rng)
     if strength == "strong":

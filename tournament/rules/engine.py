@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cards.catalog import Catalog
-from tournament.rules import board, finals, matches, setup, teams
+from tournament.rules import board, competition, finals, matches, setup, teams
 from tournament.rules.errors import N_, Forbidden, IllegalAction, MalformedAction, RulesError
 from tournament.rules.events import Actor, Ctx, Ev
 from tournament.rules.money import charge, draw_money_card, transfer
@@ -80,6 +80,11 @@ def advance(ctx: Ctx) -> None:
     change at the end of a turn (phase 1 → 2 → 3) or when the finals need their next match.
     """
     st = ctx.state
+    if competition.is_competition(st):
+        for _ in range(MAX_AUTO_STEPS):
+            if not competition.step(ctx):
+                return
+        raise AssertionError("the competition did not settle after many automatic steps")
     for _ in range(MAX_AUTO_STEPS):
         if st.status not in ("running",):
             return
@@ -214,7 +219,7 @@ def _safe_default(ctx: Ctx, prompt: Prompt) -> dict[str, Any]:
 
 def _answer(ctx: Ctx, prompt: Prompt, choice: dict[str, Any], by: str) -> None:
     """Validate a choice against the prompt and carry it out."""
-    if prompt.kind in matches.MATCH_PROMPTS:
+    if matches.is_match_prompt(prompt):
         matches.answer(ctx, prompt, choice)
         return
     if prompt.kind not in OPEN_ENDED and not any(same_json(choice, c) for c in prompt.choices):
@@ -390,6 +395,8 @@ def _act_transfer(ctx: Ctx, action: dict[str, Any]) -> None:
     """The host (as Bank) corrects money: a manual transfer with a mandatory reason (R1)."""
     _require_host(ctx, "move money")
     st = ctx.state
+    if competition.is_competition(st):
+        competition.refuse_money(ctx)
     if st.status not in ("running", "paused"):
         raise RulesError("wrong_phase", phase=st.status)
     src, dst, amount, memo = action.get("src"), action.get("dst"), action.get("amount"), action.get("memo")

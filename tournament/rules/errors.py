@@ -31,6 +31,7 @@ MESSAGES: dict[str, str] = {
     "insufficient_funds": "Not enough money: {amount} needed, {balance} available.",
     "wrong_phase": "That is not possible now ({phase}).",
     "game_paused": "The game is paused by the host.",
+    "timer_running": "The decision timer has not run out: {seconds} s left.",
     "game_over": "The game is over.",
     "forbidden": "You may not do that: {detail}.",
     "unknown_participant": "There is no participant {who} in this room.",
@@ -38,19 +39,20 @@ MESSAGES: dict[str, str] = {
     "room_full": "The room is full ({seats} seats).",
     "nickname_taken": "The nickname “{nickname}” is already taken in this room.",
     "bad_nickname": "A nickname needs 1 to 24 visible characters.",
+    "reserved_nickname": "“{nickname}” is reserved for the host, the Bank and the Official: "
+    "choose another nickname.",
     "already_started": "The game has already started.",
     "not_enough_players": "At least {minimum} participants are needed to start.",
     "stale_version": "The game has moved on (you saw version {expected}, it is now at {current}); "
     "your screen is being refreshed.",
-    "duplicate_action": "That action was already received.",
     "invariant_broken": "The action was refused because it would break a rule of the game: {detail}.",
-    "match_error": "That match decision is not possible: {detail}.",
     "unknown_room": "There is no room with that code.",
     "rate_limited": "Slow down: too many actions at once.",
     "server_error": "Something went wrong on our side; the game is unchanged.",
     "chat_muted": "The host has muted you in this room's chat.",
     "chat_too_fast": "Slow down: wait a few seconds before your next chat message.",
     "bad_record": "That game record cannot be imported: {detail}.",
+    "unknown_game": "There is no game “{game}” here.",
 }
 
 
@@ -98,12 +100,6 @@ class StaleVersion(RulesError):
     """The client acted on an older version of the game."""
 
     code = "stale_version"
-
-
-class DuplicateAction(RulesError):
-    """The client action id was already applied; the original result stands."""
-
-    code = "duplicate_action"
 
 
 class InvariantBroken(RulesError):

@@ -32,6 +32,10 @@ def check(state: GameState, cat: Catalog) -> list[str]:
     problems: list[str] = []
     if state.phase == "lobby":  # never laid out (also a lobby the host closed): nothing to conserve yet
         return problems
+    if state.game != "magic-football":  # another game's room: no money, no cards of the catalog's
+        from tournament.rules import competition
+
+        return competition.invariants(state)
     total = sum(state.accounts.values())
     if total != BANK_RESERVE:
         problems.append(f"money not conserved: accounts sum to {total}, expected {BANK_RESERVE}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cards.rules.api import (
+from games.api import (
     IllegalDecision,
     MalformedDecision,
     MatchError,
@@ -36,7 +36,14 @@ from tournament.rules.state import (
 )
 from tournament.rules.teams import return_to_official
 
-MATCH_PROMPTS = frozenset({"lineup", "window"})
+MATCH_PROMPTS = frozenset({"lineup", "window"})  # the duel's decisions (other formats have their own kinds)
+
+
+def is_match_prompt(prompt: Prompt) -> bool:
+    """A prompt that mirrors a match format's decision (``sync_prompts``), whatever the format."""
+    return isinstance(prompt.context.get("match"), int) and prompt.context.get("side") in ("home", "away")
+
+
 RIVAL_DEAL = 11  # rival cards dealt to each rival side (practice-match style)
 EXTRA_TIME_CARDS = 4  # two per side (D6 / "Verlenging")
 
@@ -145,9 +152,14 @@ def _lend_keeper(ctx: Ctx, ctxd: dict[str, Any], side_name: str) -> str:
 
 
 def start_match(ctx: Ctx, record: MatchRecord, ac_cards: dict[str, int] | None = None) -> None:
-    """Deal both sides, reserve the extra-time cards, start the format and open the line-up prompts."""
+    """Deal both sides, reserve the extra-time cards, start the format and open the line-up prompts.
+
+    The format is the room's house rule (R20): the card duel, or dice football, whose match knows nothing
+    of the cards dealt (they go back as unused cards, ruling R20a).
+    """
     st = ctx.state
     assert record.home is not None and record.away is not None
+    record.format = st.house_rules.get("match_format", "duel")
     if ac_cards is None:
         # phase 2 / BC vs rival: the AC gets one match card fewer than the BC holds (min 0)
         bc_side = record.home if record.home.role == "bc" else record.away
@@ -166,7 +178,10 @@ def start_match(ctx: Ctx, record: MatchRecord, ac_cards: dict[str, int] | None =
     record.context["extra_time_cards"] = list(extra)
     fmt = get_format(record.format)
     setup = MatchSetup(home=home, away=away, knockout=True, extra_time_cards=extra)
-    record.engine = fmt.start(setup, ctx.rng)
+    begin = getattr(fmt, "start_with_events", None)  # dice football tells its toss and kick-off
+    record.engine, start_events = (
+        begin(setup, ctx.rng) if begin is not None else (fmt.start(setup, ctx.rng), [])
+    )
     record.status = "playing"
     ctx.emit(
         "match_started",
@@ -180,6 +195,7 @@ def start_match(ctx: Ctx, record: MatchRecord, ac_cards: dict[str, int] | None =
         home_role=record.home.role,
         away_role=record.away.role,
     )
+    forward_events(ctx, record, list(start_events))
     sync_prompts(ctx, record)
 
 
@@ -245,17 +261,24 @@ def answer(ctx: Ctx, prompt: Prompt, choice: dict[str, Any]) -> None:
     except (IllegalDecision, NotYourDecision, MatchError) as exc:
         raise IllegalAction(detail=str(exc)) from exc
     close(ctx, prompt)
-    _forward_events(ctx, record, events)
+    forward_events(ctx, record, events)
     result = fmt.result(record.engine)
     if result is not None:
-        finish_match(ctx, record, result)
+        if st.game != "magic-football":
+            from tournament.rules import competition
+
+            competition.finish_match(ctx, record, result)
+        else:
+            finish_match(ctx, record, result)
     else:
         sync_prompts(ctx, record)
 
 
-def _forward_events(ctx: Ctx, record: MatchRecord, events: list[MatchEvent]) -> None:
-    """Re-emit the format's events as game events with seat audiences; move played cards."""
+def forward_events(ctx: Ctx, record: MatchRecord, events: list[MatchEvent]) -> None:
+    """Re-emit the format's events as game events with seat audiences; in Magic Football's duels, move
+    the played match cards (the cards of a duel alone, and the dice of dice football, are the match's own)."""
     st = ctx.state
+    cards = st.game == "magic-football" and record.format == "duel"
     for ev in events:
         if ev.audience == "public":
             audience: tuple[int, ...] | None = None
@@ -263,6 +286,8 @@ def _forward_events(ctx: Ctx, record: MatchRecord, events: list[MatchEvent]) -> 
             seat = _side(record, ev.audience).seat
             audience = (seat,) if seat is not None else ()
         ctx.emit(f"m.{ev.kind}", audience, match=record.number, **ev.data)
+        if not cards:
+            continue
         if ev.kind == "match_card_played":
             side = _side(record, ev.data["side"])
             card = ev.data["card"]
@@ -447,4 +472,13 @@ def _challenge_consequences(ctx: Ctx, record: MatchRecord) -> None:
     place_marker(ctx, own_square)
 
 
-__all__ = ["MATCH_PROMPTS", "answer", "challenge", "finish_match", "start_match", "sync_prompts"]
+__all__ = [
+    "MATCH_PROMPTS",
+    "answer",
+    "challenge",
+    "finish_match",
+    "forward_events",
+    "is_match_prompt",
+    "start_match",
+    "sync_prompts",
+]

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.catalog import Catalog
-from cards.rules.api import get_format
+from games.api import get_format
+from tournament.rules import competition
 from tournament.rules.state import (
     BANK,
     BONUS,
@@ -73,6 +74,8 @@ def project(
 
 def public_part(state: GameState, cat: Catalog) -> dict[str, Any]:
     """Everything in a view that is the same for every viewer (no key of ``personal_part``)."""
+    if state.game != "magic-football":
+        return competition.public_part(state)
     seats = []
     countries = state.countries_by_seat()
     for seat, st in sorted(state.seats.items()):
@@ -132,7 +135,12 @@ def public_part(state: GameState, cat: Catalog) -> dict[str, Any]:
         "piles": {key: len(state.piles.get(key, [])) for key in SHARED_PILES},
         "used_match_cards": list(state.piles.get("box6", [])),
         "markers": {str(n): sq for n, sq in sorted(state.markers.items())},
-        "prompts": [{"id": p.id, "seat": p.seat, "kind": p.kind} for p in state.prompts],
+        # who decides what, and the decision timer's deadline (server epoch ms) or, while paused, the
+        # milliseconds left (R19a–b; null without a timer)
+        "prompts": [
+            {"id": p.id, "seat": p.seat, "kind": p.kind, "deadline": p.deadline, "left": p.left}
+            for p in state.prompts
+        ],
         "finals": {str(box): c for box, c in sorted(state.finals.items())},
         "finals_coaches": {str(box): s for box, s in sorted(state.finals_coaches.items())},
         "matches": [_match_summary(m) for m in state.matches],
@@ -153,6 +161,8 @@ def personal_part(
     ``match_views`` caches the running match's view by (side, reveal) when one state is projected for
     many viewers: every viewer outside the match shares the public one.
     """
+    if state.game != "magic-football":
+        return competition.personal_part(state, viewer, match_views)  # type: ignore[arg-type]
     reveal = viewer.reveal_all and state.status in ("finished", "abandoned")
     part: dict[str, Any] = {
         "viewer": viewer.kind,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from tournament.rules import competition
 from tournament.rules.errors import N_, Forbidden, IllegalAction, MalformedAction, RulesError
 from tournament.rules.events import Ctx
 from tournament.rules.money import transfer
@@ -29,16 +30,41 @@ DEFAULT_HOUSE_RULES: dict[str, Any] = {
     "visit_fee_to": "coach",  # R8: "coach" (rulebook) or "bank" (house rule)
     "decision_timer": None,  # R19: seconds per decision, None = no timer
 }
+# House rules a room may set and that are absent from older rooms (their absence means the default).
+OPTIONAL_HOUSE_RULES: dict[str, Any] = {
+    "match_format": "duel",  # R20: matches played as the card duel (rulebook) or as another game
+}
 
 
-def new_game(seed: int, mode: str = "world_cup", house_rules: dict[str, Any] | None = None) -> GameState:
-    """A fresh room in the lobby."""
+def new_game(
+    seed: int,
+    mode: str = "world_cup",
+    house_rules: dict[str, Any] | None = None,
+    game: str = competition.MAGIC_FOOTBALL,
+) -> GameState:
+    """A fresh room in the lobby: Magic Football, or a competition of another registered game.
+
+    :raises RulesError: ``unknown_game``; ``malformed`` for bad house rules.
+    """
+    if not isinstance(game, str) or not competition.known_game(game):
+        raise RulesError("unknown_game", game=str(game)[:40])
+    if game != competition.MAGIC_FOOTBALL:
+        return GameState(
+            seed=seed, game=game, house_rules=competition.validate_house_rules(house_rules or {}, game)
+        )
     rules = dict(DEFAULT_HOUSE_RULES)
     rules.update(house_rules or {})
     validate_house_rules(rules)
     if mode not in ("world_cup", "euro"):
         raise MalformedAction(detail=f"unknown mode {mode!r}")
     return GameState(seed=seed, mode=mode, house_rules=rules)
+
+
+def match_formats() -> tuple[str, ...]:
+    """How Magic Football's matches can be played (R20): the card duel, or a game that offers itself."""
+    from games.api import game_keys, get_game
+
+    return ("duel", *(k for k in game_keys() if k != "duel" and get_game(k).in_magic_football))
 
 
 def validate_house_rules(rules: dict[str, Any]) -> None:
@@ -53,19 +79,39 @@ def validate_house_rules(rules: dict[str, Any]) -> None:
         not isinstance(timer, int) or isinstance(timer, bool) or not 10 <= timer <= 600
     ):
         raise MalformedAction(detail=N_("decision_timer must be empty or 10 to 600 seconds"))
-    unknown = set(rules) - set(DEFAULT_HOUSE_RULES)
+    if rules.get("match_format", "duel") not in match_formats():
+        raise MalformedAction(detail=N_("matches cannot be played in that format here"))
+    unknown = set(rules) - set(DEFAULT_HOUSE_RULES) - set(OPTIONAL_HOUSE_RULES)
     if unknown:
         raise MalformedAction(detail=f"unknown house rule {sorted(unknown)[0]!r}")
 
 
+# Names of the roles the host plays and the pages show (ruling G16), in English and Dutch, with and
+# without an article, compared on letters and digits only ("The Host", "de gastheer", "B.a.n.k").
+RESERVED_NICKNAMES = frozenset(
+    {
+        "host", "thehost", "gastheer", "degastheer",
+        "bank", "thebank", "debank",
+        "official", "theofficial", "deofficial", "bankandofficial", "bankenofficial",
+        "bonusfund", "thebonusfund", "bonusfonds", "hetbonusfonds",
+    }
+)  # fmt: skip
+
+
 def clean_nickname(raw: Any) -> str:
-    """Normalise a nickname: NFC, trimmed, 1–24 visible characters, no control characters."""
+    """Normalise a nickname: NFC, trimmed, 1–24 visible characters, no control characters, and not the name
+    of the host, the Bank or the Official (G16: a chat line or a log line signed so would pass for theirs).
+
+    :raises RulesError: ``bad_nickname``, ``reserved_nickname``.
+    """
     if not isinstance(raw, str):
         raise RulesError("bad_nickname")
     name = unicodedata.normalize("NFC", raw).strip()
     name = " ".join(name.split())
     if not name or len(name) > 24 or any(unicodedata.category(ch).startswith("C") for ch in name):
         raise RulesError("bad_nickname")
+    if "".join(ch for ch in name.casefold() if ch.isalnum()) in RESERVED_NICKNAMES:
+        raise RulesError("reserved_nickname", nickname=name)
     return name
 
 
@@ -139,7 +185,17 @@ def set_house_rules(ctx: Ctx, action: dict[str, Any]) -> None:
     _require_lobby(st)
     _require_host(ctx, "change the house rules")
     rules = dict(st.house_rules)
-    for key in ("seats", "visit_fee_to", "decision_timer"):
+    if competition.is_competition(st):
+        for key in competition.DEFAULT_HOUSE_RULES:
+            if key in action:
+                rules[key] = action[key]
+        rules = competition.validate_house_rules(rules, st.game)
+        if rules["seats"] < len(st.seats):
+            raise IllegalAction(detail=N_("there are more participants than that"))
+        st.house_rules = rules
+        ctx.emit("house_rules", game=st.game, **rules)
+        return
+    for key in ("seats", "visit_fee_to", "decision_timer", "match_format"):
         if key in action:
             rules[key] = action[key]
     validate_house_rules(rules)
@@ -160,6 +216,9 @@ def start(ctx: Ctx, action: dict[str, Any]) -> None:
     _require_host(ctx, "start the game")
     if len(st.seats) < MIN_SEATS:
         raise RulesError("not_enough_players", minimum=MIN_SEATS)
+    if competition.is_competition(st):
+        competition.start(ctx)
+        return
     cat = ctx.cat
     rng = ctx.rng
     st.status = "running"

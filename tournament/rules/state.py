@@ -110,6 +110,11 @@ class Prompt:
     default: dict[str, Any]
     options: dict[str, Any] = field(default_factory=dict)  # shown to the owner only
     context: dict[str, Any] = field(default_factory=dict)  # internal: what happens after the answer
+    # The decision timer (R19, R19a–c), kept by the service layer (``tournament/services/timers.py``) in
+    # server time and never read by the rules: ``deadline`` is when the default is taken (epoch ms) while
+    # the timer runs, ``left`` the milliseconds left while the game is paused; both None without a timer.
+    deadline: int | None = None
+    left: int | None = None
 
 
 @dataclass(slots=True)
@@ -155,6 +160,7 @@ class GameState:
 
     seed: int
     rng_counter: int = 0
+    game: str = "magic-football"  # or the key of a game under games/ played as a competition (competition.py)
     mode: str = "world_cup"  # "world_cup" | "euro"
     house_rules: dict[str, Any] = field(default_factory=dict)
     status: str = "lobby"  # "lobby" | "running" | "paused" | "finished" | "abandoned"
@@ -177,6 +183,7 @@ class GameState:
     turns: dict[str, int] = field(default_factory=dict)  # turns played per phase
     pre_qualified: str = ""  # R18: country pre-qualified from the previous game's Cup
     winner: dict[str, Any] | None = None
+    competition: dict[str, Any] = field(default_factory=dict)  # another game's cup or league (competition.py)
 
     # ------------------------------------------------------------------ helpers
     def clone(self) -> GameState:
@@ -203,6 +210,7 @@ class GameState:
         other.turns = dict(self.turns)
         other.matches = [m if m.status == "finished" else _clone_match(m) for m in self.matches]
         other.winner = dict(self.winner) if self.winner else None
+        other.competition = copy.deepcopy(self.competition) if self.competition else {}
         return other
 
     @property
@@ -214,11 +222,16 @@ class GameState:
 
     @property
     def running_match(self) -> MatchRecord | None:
-        """The match being played, if any."""
+        """The match being played, if any (Magic Football plays one at a time; a competition room's
+        round plays several: see ``playing_matches``)."""
         for m in self.matches:
             if m.status == "playing":
                 return m
         return None
+
+    def playing_matches(self) -> list[MatchRecord]:
+        """Every match being played."""
+        return [m for m in self.matches if m.status == "playing"]
 
     def pile(self, key: str) -> list[str]:
         """A pile by key, created empty on first use."""
@@ -279,7 +292,7 @@ def _clone_match(m: MatchRecord) -> MatchRecord:
     c.away = copy.copy(m.away)
     if m.status != "finished":
         if m.engine is not None:
-            from cards.rules.api import get_format
+            from games.api import get_format
 
             fmt = get_format(m.format)
             clone = getattr(fmt, "clone", None)

@@ -22,7 +22,7 @@ from tournament.rules import invariants
 from tournament.rules.engine import apply_action
 from tournament.rules.errors import InvariantBroken, MalformedAction, RulesError, StaleVersion
 from tournament.rules.events import Actor, Ev
-from tournament.services import notify, sql
+from tournament.services import notify, sql, timers
 from tournament.services.store import (
     Snapshot,
     cache,
@@ -115,6 +115,7 @@ def _act(code: str, actor: Actor, action: Any, expected_version: int | None, act
         snap = cache.get(game_id, current)
         if snap is None:
             snap = load_snapshot(Game.objects.get(pk=game_id))
+        timers.check_due(snap.state, actor, action, timers.clock_ms())
         cat = get_catalog()
         history = None
         if isinstance(action, dict) and action.get("type") == "rewind":  # the host's rewind: salt + history
@@ -122,6 +123,7 @@ def _act(code: str, actor: Actor, action: Any, expected_version: int | None, act
 
             action, history = rewind_prepare(game_id=game_id, version=current, action=action)
         new_state, events = apply_action(snap.state, actor, action, cat, history)
+        timers.arm(new_state, timers.clock_ms())  # the decision timer runs in server time (R19a–c)
         problems = invariants.check(new_state, cat)
         if problems:
             log.error("invariant broken in %s by %s %r: %s", code, actor.label, action, problems)
@@ -148,7 +150,7 @@ def _act(code: str, actor: Actor, action: Any, expected_version: int | None, act
         if new_state.status in ("finished", "abandoned") and snap.state.status != new_state.status:
             fields["finished_at"] = now
             if new_state.winner:
-                fields["winner_country"] = new_state.winner["country"]
+                fields["winner_country"] = new_state.winner.get("country", "")
         if sql.update_where(Game, fields, {"id": game_id, "version": current}) != 1:
             raise StaleVersion(expected=current, current=current + 1)
         new_snap = replace(

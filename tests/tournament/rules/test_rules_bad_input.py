@@ -439,6 +439,34 @@ def test_lobby_bad_input():
     assert refused(full, GUEST, {"type": "join", "nickname": "Zed"}).code == "room_full"
 
 
+def test_nobody_takes_the_name_of_the_host_the_bank_or_the_official():
+    st = lobby(3, seed=2)
+    for name in (
+        "Host",
+        "  host ",
+        "HOST",
+        "The Host",
+        "Gastheer",
+        "de gastheer",
+        "Bank",
+        "the bank",
+        "De Bank",
+        "Official",
+        "The  Official",
+        "Bank and Official",
+        "Bank en Official",
+        "Bonus Fund",
+        "bonus fonds",
+        "H.o.s.t",
+        "Bank!",
+    ):
+        err = refused(st, GUEST, {"type": "join", "nickname": name})
+        assert err.code == "reserved_nickname", name
+        assert "reserved for the host, the Bank and the Official" in err.message
+    for fine in ("Hostess", "Bankier", "Officially Ben", "Ghost", "Anna the host's sister"):
+        act(st, GUEST, {"type": "join", "nickname": fine})  # a name that only contains one is fine
+
+
 def test_lobby_actions_after_the_start(game):
     for action in (
         {"type": "join", "nickname": "Late"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.utils import translation
@@ -36,13 +37,14 @@ def test_every_emitted_kind_has_a_sentence_or_is_deliberately_quiet():
     assert not missing, f"event kinds without a log sentence: {missing}"
 
 
-def play(seed: int) -> tuple[object, list[dict]]:
+def play(seed: int, players: int = 4, **room: Any) -> tuple[object, list[dict]]:
+    """A room (``new_game``'s keywords) of the host and random bots, played to its end on the defaults."""
     cat = get_catalog()
-    st = new_game(seed)
+    st = new_game(seed, **room)
     events = []
     st, ev = apply_action(st, Actor("host"), {"type": "join", "nickname": "Anna", "host": True}, cat)
     events += ev
-    for _ in range(3):
+    for _ in range(players - 1):
         st, ev = apply_action(st, Actor("host"), {"type": "add_bot", "strength": "random"}, cat)
         events += ev
     st, ev = apply_action(st, Actor("host"), {"type": "start"}, cat)
@@ -131,3 +133,87 @@ def test_quiet_kinds_make_no_line():
 def test_money_in_the_readers_locale(lang, text):
     with translation.override(lang):
         assert eventlog.money_text(1_250_000) == text
+
+
+# ------------------------------------------------------------------------------------------ capitals
+
+LOWER_START_VALUES = {  # the words a sentence may begin with that read in lower case mid-sentence
+    "seat": None,  # "the house bot" / "de huisbot"
+    "src": "bank",  # "the Bank pays …" / "de Bank betaalt …"
+    "dst": "bonus",
+    "coach": None,
+    "side": None,  # "a side" / "een kant"
+    "square": 10**6,  # "?" (an unknown square), or a square's label
+}
+
+
+def payload_variants(kind: str, seen: dict[str, list[dict]]) -> list[dict]:
+    """The payloads a kind was emitted with in whole games (an empty one for the kinds games do not
+    bring: the host's interventions), and each with the fields that put a lower-case word first (the
+    house bot, the Bank, …)."""
+    base = seen.get(kind, [])[:25] or [{}]
+    out = list(base)
+    for payload in base:
+        for key, value in LOWER_START_VALUES.items():
+            out.append({**payload, key: value})
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_every_log_line_of_every_kind_starts_with_a_capital_or_a_digit(lang):
+    seen: dict[str, list[dict]] = {}
+    states = []
+    for seed in (5, 6, 7):
+        st, events = play(seed)
+        states.append(st)
+        for e in events:
+            seen.setdefault(e["kind"], []).append(e["payload"])
+    assert len(seen) >= 55  # whole games brought most kinds with real payloads
+    checked = 0
+    bad = set()
+    with translation.override(lang):
+        ctx = eventlog.LogContext.from_state(states[0], reader_seat=1)
+        for kind in sorted(set(eventlog.HANDLERS) | set(seen)):
+            for payload in payload_variants(kind, seen):
+                line = eventlog.describe({"seq": 1, "kind": kind, "payload": payload}, ctx)
+                if line is None:
+                    continue
+                text = re.sub(r"<[^>]+>", "", str(line.html))
+                checked += 1
+                first = re.search(r"\w", text)  # a quoted card name may open the line: “Shines” is …
+                if not (first and (first.group().isupper() or first.group().isdigit())):
+                    bad.add(f"{kind}: {text}")
+        for events in ([{"seq": 1, "kind": "rolled", "payload": {"die": 3}}],):  # the merged roll lines
+            for line in eventlog.render(events, ctx):
+                text = re.sub(r"<[^>]+>", "", str(line.html))
+                if not text[:1].isupper():
+                    bad.add(f"merged: {text}")
+    assert checked > 1000
+    assert sorted(bad) == []
+
+
+def test_a_nickname_first_in_a_line_is_written_as_its_owner_typed_it():
+    ctx = eventlog.LogContext(names={2: "iPhone Joe"})
+    line = eventlog.describe({"seq": 1, "kind": "joined", "payload": {"seat": 2}}, ctx)
+    assert str(line.html) == '<b class="who seat-2">iPhone Joe</b> joins the room.'
+    pay = {"src": "bank", "dst": "p2", "amount": 5, "reason": ""}
+    with translation.override("nl"):
+        line = eventlog.describe({"seq": 2, "kind": "transfer", "payload": pay}, ctx)
+    assert re.sub(r"<[^>]+>", "", str(line.html)).startswith("De Bank ")
+
+
+@pytest.mark.parametrize(("kind", "players"), [("single", 2), ("cup", 5), ("league", 3)])
+def test_a_competition_room_reads_round_by_round_with_the_seats_names(kind, players):
+    """Rooms of the other games: the draw, every round, every result and the winner as sentences."""
+    st, rows = play(3, players, game="duel", house_rules={"seats": players, "competition": kind})
+    rows = [r for r in rows if not r["kind"].startswith("m.")]  # the match's own lines: the game's
+    for lang in ("en", "nl"):
+        with translation.override(lang):
+            ctx = eventlog.LogContext.from_state(st, reader_seat=None)
+            text = "\n".join(str(line.html) for line in eventlog.render(rows, ctx))
+        assert "Event:" not in text and "Gebeurtenis:" not in text and "%(" not in text
+        assert "Anna" in text and "house bot" not in text and "huisbot" not in text
+        if lang == "en":
+            assert "The draw is made" in text or kind == "single"
+            assert text.count("Full time:") == {"single": 1, "cup": players - 1, "league": 3}[kind]
+            assert ("wins the " + kind) in text or kind == "single"

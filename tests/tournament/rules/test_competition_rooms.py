@@ -1,0 +1,174 @@
+"""Rooms of the other games (tournament/rules/competition.py, rulings CP1–CP5): one match, a cup, a league,
+played seat against seat through the room's prompts, for every registered game."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+import sweep
+from helpers import CAT, GUEST, HOST, act, refused, seat
+
+from games.api import game_keys, get_game
+from games.rng import Rng
+from tournament.rules import bots
+from tournament.rules.competition import standings
+from tournament.rules.engine import apply_action
+from tournament.rules.setup import new_game
+from tournament.rules.state import GameState
+
+ROOMS = [("single", 2), ("cup", 3), ("cup", 5), ("league", 4)]
+SEEDS = range(sweep.size(ci=2, soak=20))
+
+
+def room(game: str, kind: str, players: int, seed: int = 1, **rules: Any) -> GameState:
+    """A started room of ``game``: the host and bots of every strength in ``players`` seats."""
+    st = new_game(seed, game=game, house_rules={"seats": players, "competition": kind, **rules})
+    st, _ = act(st, HOST, {"type": "join", "nickname": "Anna", "host": True})
+    strengths = itertools.cycle(["strong", "easy", "random"])
+    while len(st.seats) < players:
+        st, _ = act(st, HOST, {"type": "add_bot", "strength": next(strengths)})
+    st, _ = act(st, HOST, {"type": "start"})
+    return st
+
+
+def play_out(st: GameState, seed: int) -> tuple[GameState, list[Any], int]:
+    """Answer every prompt with the seat's bot (Anna plays strong) until the competition ends."""
+    rng = Rng(seed)
+    events: list[Any] = []
+    most_at_once = 0
+    for _ in range(100_000):
+        if st.status != "running":
+            break
+        most_at_once = max(most_at_once, len(st.playing_matches()))
+        prompt = st.prompts[rng.randbelow(len(st.prompts))]
+        strength = st.seats[prompt.seat].bot or "strong"
+        choice = bots.decide(st, prompt, strength, CAT, rng)
+        st, evs = act(st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": choice})
+        events += evs
+    return st, events, most_at_once
+
+
+@pytest.mark.parametrize(("kind", "players"), ROOMS)
+@pytest.mark.parametrize("game", game_keys())
+def test_a_competition_is_played_to_its_end(game: str, kind: str, players: int) -> None:
+    for seed in SEEDS:
+        st, events, at_once = play_out(room(game, kind, players, seed), seed)
+        assert st.status == st.phase == "finished"
+        matches = [m for m in st.matches if m.status == "finished"]
+        expected = {"single": 1, "cup": players - 1, "league": players * (players - 1) // 2}[kind]
+        assert len(matches) == expected and not st.prompts
+        kinds = [e.kind for e in events]
+        assert kinds.count("match_over") == expected
+        if kind == "league":
+            rows = standings(st)  # the winner tops the table
+            assert st.winner == {"seat": rows[0]["seat"], "competition": "league"}
+            assert sum(r["played"] for r in rows) == 2 * expected
+            assert at_once == players // 2  # CP5: a round's matches are played side by side
+        elif kind == "cup":
+            final = st.matches[-1]
+            assert st.winner["seat"] in (final.home.seat, final.away.seat)
+            assert all(m.winner_side for m in matches)  # a cup match always has a winner
+            assert "competition_won" in kinds
+        else:
+            assert kinds[-1] in ("competition_won", "competition_drawn")
+
+
+def test_the_draw_and_every_roll_are_the_seeds() -> None:
+    a, _, _ = play_out(room("dice-football", "league", 4, seed=7), 7)
+    b, _, _ = play_out(room("dice-football", "league", 4, seed=7), 7)
+    assert [m.score for m in a.matches] == [m.score for m in b.matches]
+    assert a.competition == b.competition and a.winner == b.winner
+
+
+def test_magic_football_plays_its_matches_as_dice_football_when_the_house_rule_says_so(monkeypatch) -> None:
+    import dataclasses
+
+    from games import api
+
+    dice = get_game("dice-football")
+    monkeypatch.setitem(api._GAMES, dice.key, dataclasses.replace(dice, in_magic_football=True))
+    st = new_game(5, house_rules={"seats": 4, "match_format": "dice-football"})
+    for name in ("Anna", "Ben"):
+        st, _ = act(st, GUEST, {"type": "join", "nickname": name})
+    for strength in ("easy", "strong"):
+        st, _ = act(st, HOST, {"type": "add_bot", "strength": strength})
+    st, _ = act(st, HOST, {"type": "start"})
+    rng = Rng(5)
+    for _ in range(60_000):
+        if st.status != "running":
+            break
+        prompt = st.prompts[rng.randbelow(len(st.prompts))]
+        strength = st.seats[prompt.seat].bot or "easy" if prompt.seat else "strong"
+        choice = bots.decide(st, prompt, strength, CAT, rng)
+        st, _ = act(st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": choice})
+    assert st.status == "finished" and st.winner and st.winner["country"]
+    played = [m for m in st.matches if m.status == "finished"]
+    assert played and all(m.format == "dice-football" for m in played)
+    assert {m.kind for m in played} >= {"qf", "sf", "f"}
+
+
+# ------------------------------------------------------------------------------------------ bad input
+
+
+def test_a_match_format_magic_football_cannot_show_is_refused() -> None:
+    assert not get_game("dice-football").in_magic_football  # until its pages draw a dice match
+    with pytest.raises(Exception) as info:
+        new_game(5, house_rules={"seats": 4, "match_format": "dice-football"})
+    assert getattr(info.value, "code", None) == "malformed"
+
+
+def test_a_game_that_does_not_exist_is_refused() -> None:
+    with pytest.raises(Exception) as info:
+        new_game(1, game="tiddlywinks")
+    assert getattr(info.value, "code", None) == "unknown_game"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"seats": 9, "competition": "cup"},
+        {"seats": 2, "competition": "cup"},
+        {"seats": 4, "competition": "single"},
+        {"seats": 4, "competition": "knock-out"},
+        {"seats": 4, "competition": "league", "options": {"length": "forever"}},
+        {"seats": 4, "competition": "league", "visit_fee_to": "bank"},
+        {"seats": 4, "competition": "league", "decision_timer": 5},
+    ],
+)
+def test_house_rules_the_game_does_not_hold_are_refused(rules: dict[str, Any]) -> None:
+    with pytest.raises(Exception) as info:
+        new_game(1, game="dice-football", house_rules=rules)
+    assert getattr(info.value, "code", None) == "malformed"
+
+
+def test_a_cup_started_with_too_few_players_is_refused_and_changes_nothing() -> None:
+    st = new_game(1, game="dice-football", house_rules={"seats": 4, "competition": "cup"})
+    st, _ = act(st, HOST, {"type": "join", "nickname": "Anna", "host": True})
+    st, _ = act(st, HOST, {"type": "add_bot", "strength": "easy"})
+    assert refused(st, HOST, {"type": "start"}).code == "not_enough_players"
+
+
+def test_money_and_foreign_choices_are_refused_in_a_dice_room() -> None:
+    st = room("dice-football", "single", 2)
+    assert refused(
+        st, HOST, {"type": "transfer", "src": "bank", "dst": "p1", "amount": 5, "memo": "x"}
+    ).code in (
+        "illegal_choice",
+        "malformed",
+    )
+    prompt = next(p for p in st.prompts)
+    assert refused(st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": {"kind": "fly"}})
+    other = 2 if prompt.seat == 1 else 1
+    assert refused(
+        st, seat(other), {"type": "answer", "prompt": prompt.id, "choice": prompt.default}
+    ).code == ("not_your_prompt")
+    after, _ = apply_action(
+        st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": prompt.default}
+    )
+    assert after.prompts != st.prompts  # the default is legal, and the game moved on
+
+
+def test_the_rooms_games_are_the_registered_ones() -> None:
+    assert {get_game(k).key for k in game_keys()} == set(game_keys()) >= {"duel", "dice-football"}
