@@ -92,6 +92,9 @@ class Match(models.Model):
         QUARTER_FINAL = "qf", _("Quarter-final")
         SEMI_FINAL = "sf", _("Semi-final")
         FINAL = "f", _("Final")
+        SINGLE = "single", _("Match")  # the match of a room of another game (one match)
+        CUP = "cup", _("Cup match")
+        LEAGUE = "league", _("League match")
 
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
@@ -107,7 +110,7 @@ class Match(models.Model):
     away_country = models.CharField(max_length=3, blank=True, default="")
     home_coach_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     away_coach_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    home_role = models.CharField(max_length=4, blank=True, default="")  # "bc" | "ac" | "bot"
+    home_role = models.CharField(max_length=4, blank=True, default="")  # "bc" | "ac" | "bot" | "seat"
     away_role = models.CharField(max_length=4, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     score_home = models.PositiveSmallIntegerField(default=0)

@@ -28,6 +28,8 @@ class Game(models.Model):
 
     code = models.CharField(max_length=16, unique=True)
     host_key = models.CharField(max_length=64, unique=True)
+    # which game the room plays: "magic-football" or a registered game's key (games/api.py)
+    kind = models.CharField(max_length=24, default="magic-football")
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.WORLD_CUP)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
     phase = models.CharField(max_length=16, default="lobby")

@@ -19,6 +19,8 @@ from typing import Any
 from cards.catalog import get_catalog
 from tournament.models import Game, LedgerEntry
 from tournament.rules import bots
+from tournament.rules import competition as competition_rules
+from tournament.rules.competition import MAGIC_FOOTBALL
 from tournament.rules.errors import RulesError
 from tournament.rules.events import Actor
 from tournament.rules.invariants import check as check_invariants
@@ -50,13 +52,15 @@ class GameReport:
     actions: int
     seconds: float
     status: str
+    game: str = MAGIC_FOOTBALL
+    table: list[dict[str, Any]] = field(default_factory=list)  # a league's final table
     money: dict[str, int] = field(default_factory=dict)  # total moved per ledger reason
     goals: list[int] = field(default_factory=list)  # goals per match (challenges and finals)
     winner_class: int | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The JSON line of this game (docs/PROTOCOL.md, "Simulator output")."""
-        return {
+        out: dict[str, Any] = {
             "seed": self.seed,
             "room": self.code,
             "status": self.status,
@@ -71,6 +75,10 @@ class GameReport:
             "invariants_ok": self.invariants_ok,
             "problems": self.problems,
         }
+        if self.game != MAGIC_FOOTBALL:  # another game's room: no money; a league adds its table
+            out = {"game": self.game, **out, "table": self.table}
+            del out["money"]
+        return out
 
 
 def seat_strengths(players: int, strength: str, game_index: int) -> list[str]:
@@ -87,16 +95,23 @@ def play_game(
     players: int,
     strengths: list[str],
     mode: str = "world_cup",
+    game: str = MAGIC_FOOTBALL,
+    competition: str = "",
     max_actions: int = MAX_ACTIONS,
     max_seconds: float = MAX_SECONDS,
     on_action: Callable[[int], None] | None = None,
 ) -> GameReport:
-    """Create a room of bots, start it and play it to the Cup through ``game_act``; check and report.
+    """Create a room of bots, start it and play it to its end (the Cup, or the competition of another
+    game: ``competition`` single, cup or league, by default one match for 2 players and a cup for more)
+    through ``game_act``; check and report.
 
     ``on_action(n)`` is called after every accepted action (progress bars).
     """
     cat = get_catalog()
-    room = room_create(nickname=None, mode=mode, bots=strengths, seed=seed, house_rules={"seats": players})
+    rules: dict[str, Any] = {"seats": players}
+    if game != MAGIC_FOOTBALL:
+        rules["competition"] = competition or ("single" if players == 2 else "cup")
+    room = room_create(nickname=None, mode=mode, bots=strengths, seed=seed, house_rules=rules, game=game)
     game = Game.objects.get(code=room.code)
     t0 = time.perf_counter()
     result = game_act(
@@ -154,6 +169,8 @@ def _report(game_id: int, seed: int, actions: int, seconds: float, refused: list
     replay = game_replay(code=game.code)
     if not replay.equal:
         problems += [f"replay differs: {d}" for d in replay.differences[:5]]
+    if state.game != MAGIC_FOOTBALL:
+        return _competition_report(game, state, seed, actions, seconds, problems)
 
     countries: dict[int, str] = {}
     goals: list[int] = []
@@ -226,6 +243,59 @@ def _report(game_id: int, seed: int, actions: int, seconds: float, refused: list
         money=dict(sorted(money.items())),
         goals=goals,
         winner_class=winner_class,
+    )
+
+
+def _competition_report(
+    game: Game, state: Any, seed: int, actions: int, seconds: float, problems: list[str]
+) -> GameReport:
+    """A room of another game: seats instead of countries, its matches by round, a league's table."""
+
+    def who(seat: int | None) -> dict[str, Any]:
+        s = state.seats.get(seat) if seat is not None else None
+        return {
+            "seat": seat,
+            "nickname": s.nickname if s else None,
+            "strength": (s.bot or "human") if s else None,
+        }
+
+    bracket = [
+        {
+            "round": m.context.get("round"),
+            "slot": m.slot,
+            "home": who(m.home.seat),
+            "away": who(m.away.seat),
+            "score": [m.score[0], m.score[1]],
+            "penalties": list(m.penalties) if m.penalties else None,
+            "decided_by": m.decided_by,
+            "winner": competition_rules.match_summary(m)["winner"],
+        }
+        for m in state.matches
+        if m.home is not None and m.away is not None
+    ]
+    winner = None
+    if state.winner and state.winner.get("seat") is not None:
+        winner = {**who(state.winner["seat"]), "competition": state.winner.get("competition")}
+    participants = [
+        {"seat": seat, "nickname": s.nickname, "strength": s.bot or "human"}
+        for seat, s in sorted(state.seats.items())
+    ]
+    return GameReport(
+        seed=seed,
+        code=game.code,
+        participants=participants,
+        turns={"matches": sum(1 for m in state.matches if m.status == "finished")},
+        winner=winner,
+        bracket=bracket,
+        events=game.last_seq,
+        invariants_ok=not problems,
+        problems=problems,
+        actions=actions,
+        seconds=seconds,
+        status=state.status,
+        game=state.game,
+        table=competition_rules.standings(state),
+        goals=[m.score[0] + m.score[1] for m in state.matches if m.status == "finished"],
     )
 
 
@@ -306,8 +376,9 @@ def summarize(reports: list[GameReport]) -> dict[str, Any]:
             seats_of[p["strength"]] += 1
         if r.winner is None:
             continue
-        by_class[f"class {r.winner_class}"] += 1
-        by_kind[str(r.winner.get("coach_kind"))] += 1
+        if r.winner_class is not None:
+            by_class[f"class {r.winner_class}"] += 1
+            by_kind[str(r.winner.get("coach_kind"))] += 1
         by_strength[str(r.winner.get("strength"))] += 1
     goals = [g for r in reports for g in r.goals]
     money: dict[str, float] = defaultdict(float)

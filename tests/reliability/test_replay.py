@@ -111,3 +111,27 @@ def test_replay_command_proves_simulated_tournaments_equal_their_stored_state(
     bad = _manage(pg_database, "replay", rooms[1], check=False)
     assert bad.returncode != 0
     assert f"{rooms[1]}: DIFFERENT" in bad.stdout and "piles" in bad.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "players", "competition"), [("dice-football", 5, "cup"), ("duel", 4, "league")]
+)
+def test_replay_command_proves_other_games_rooms_equal_their_stored_state(
+    pg_database: str, game: str, players: int, competition: str
+) -> None:
+    """The rooms of the other games on PostgreSQL: simulated through game_act, replayed from seed and log."""
+    out = _manage(
+        pg_database,
+        "simulate",
+        *("--game", game, "--competition", competition, "--players", str(players), "--games", "2"),
+        *("--seed", "3000", "--strength", "mixed", "--db", pg_database, "--json"),
+    )
+    reports = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    assert [r["game"] for r in reports] == [game, game]
+    assert all(r["status"] == "finished" and r["invariants_ok"] for r in reports), [
+        r["problems"] for r in reports
+    ]
+    out = _manage(pg_database, "replay", "--all")
+    ok = re.findall(r"^(\w+): OK — (\d+) actions replayed to version (\d+)$", out.stdout, re.MULTILINE)
+    assert sorted(code for code, _, _ in ok) == sorted(r["room"] for r in reports)

@@ -101,6 +101,33 @@ def test_simulate_table_mode_prints_a_summary_and_writes_an_svg(tmp_path):
 def test_simulate_refuses_bad_arguments(tmp_path):
     assert _simulate("--players", "9").returncode == 2
     assert _simulate("--plot", str(tmp_path / "money.gif")).returncode != 0
+    refused = _simulate("--game", "tiddlywinks")
+    assert refused.returncode == 2 and "dice-football" in refused.stderr
+    assert _simulate("--competition", "cup").returncode == 2  # Magic Football has its own
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "competition"), [("dice-football", 4, "league"), ("duel", 3, "")]
+)
+def test_simulate_plays_another_games_rooms_with_the_same_json_lines(game, players, competition):
+    extra = ["--competition", competition] if competition else []
+    proc = _simulate(
+        "--game", game, "--players", str(players), "--games", "2", "--seed", "5", "--json", *extra
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.strip().splitlines()]
+    assert [line["seed"] for line in lines] == [5, 6]
+    for line in lines:
+        assert line["game"] == game and line["invariants_ok"] is True and line["status"] == "finished"
+        assert {p["seat"] for p in line["participants"]} == set(range(1, players + 1))
+        assert line["winner"]["seat"] in range(1, players + 1)
+        if competition == "league":  # everyone meets everyone once; the winner tops the table
+            assert len(line["bracket"]) == players * (players - 1) // 2
+            assert line["table"][0]["seat"] == line["winner"]["seat"]
+            assert sum(row["played"] for row in line["table"]) == 2 * len(line["bracket"])
+        else:  # a cup of 3: one bye, two matches, the final's winner wins it
+            assert len(line["bracket"]) == 2 and line["bracket"][-1]["winner"] == line["winner"]["seat"]
+            assert line["table"] == []
 
 
 @pytest.mark.slow

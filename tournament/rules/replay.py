@@ -12,10 +12,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from cards.catalog import Catalog
+from games.api import get_format
+from tournament.rules.competition import MAGIC_FOOTBALL
 from tournament.rules.engine import apply_action
 from tournament.rules.errors import N_, IllegalAction
 from tournament.rules.events import Actor, Ev
-from tournament.rules.setup import new_game
+from tournament.rules.setup import from_setup
 from tournament.rules.state import GameState
 
 CHECKPOINT_EVERY = 32  # states kept per game: a step back costs at most this many actions
@@ -45,7 +47,7 @@ class Timeline:
         self.cat = cat
         self.actions: list[tuple[str, Any]] = []
         self._rewinds: list[tuple[int, int]] = []  # (index of the rewind action, version it went back to)
-        initial = new_game(seed, self.setup.get("mode", "world_cup"), self.setup.get("house_rules"))
+        initial = from_setup(seed, self.setup)
         initial.pre_qualified = pre_qualified
         self._checkpoints: dict[int, GameState] = {0: initial}
         self._head: tuple[int, GameState] = (0, initial)
@@ -165,7 +167,7 @@ def replay(
 
 def dump(state: GameState) -> dict[str, Any]:
     """A canonical, comparable form of everything the rules know about a game."""
-    return {
+    out: dict[str, Any] = {
         "seed": state.seed,
         "rng_counter": state.rng_counter,
         "mode": state.mode,
@@ -209,6 +211,13 @@ def dump(state: GameState) -> dict[str, Any]:
         "winner": state.winner,
         "pre_qualified": state.pre_qualified,
     }
+    if state.game != MAGIC_FOOTBALL:  # (Magic Football's dump stays as its records' digests know it)
+        out["game"] = state.game
+        out["competition"] = state.competition
+        out["engines"] = [
+            get_format(m.format).to_dict(m.engine) if m.engine is not None else None for m in state.matches
+        ]
+    return out
 
 
 __all__ = ["CHECKPOINT_EVERY", "Ev", "Timeline", "dump", "replay"]

@@ -60,6 +60,39 @@ def new_game(
     return GameState(seed=seed, mode=mode, house_rules=rules)
 
 
+def setup_of(state: GameState) -> dict[str, Any]:
+    """What a room stores at creation (``Game.setup``, a record's ``setup``): enough, with the seed, to
+    open the same room again (replay, rewind, import). Magic Football's omits the game, as older ones do."""
+    setup: dict[str, Any] = {"mode": state.mode, "house_rules": state.house_rules}
+    if state.game != competition.MAGIC_FOOTBALL:
+        setup["game"] = state.game
+    return setup
+
+
+def from_setup(seed: int, setup: dict[str, Any]) -> GameState:
+    """The fresh room ``setup_of`` describes.
+
+    :raises RulesError: as ``new_game``.
+    """
+    return new_game(
+        seed,
+        setup.get("mode", "world_cup"),
+        setup.get("house_rules"),
+        game=setup.get("game", competition.MAGIC_FOOTBALL),
+    )
+
+
+def rematch_house_rules(state: GameState) -> dict[str, Any]:
+    """The house rules a rematch keeps: every one the room's game knows (Magic Football's optional ones,
+    such as its match format, included)."""
+    known = (
+        competition.DEFAULT_HOUSE_RULES
+        if state.game != competition.MAGIC_FOOTBALL
+        else {**DEFAULT_HOUSE_RULES, **OPTIONAL_HOUSE_RULES}
+    )
+    return {k: v for k, v in state.house_rules.items() if k in known}
+
+
 def match_formats() -> tuple[str, ...]:
     """How Magic Football's matches can be played (R20): the card duel, or a game that offers itself."""
     from games.api import game_keys, get_game

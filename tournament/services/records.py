@@ -27,7 +27,7 @@ from tournament.models import ActionRecord, Event, Game, LedgerEntry
 from tournament.rules.errors import Forbidden, RulesError
 from tournament.rules.events import Ev
 from tournament.rules.replay import dump, replay
-from tournament.rules.setup import new_game
+from tournament.rules.setup import from_setup
 from tournament.rules.state import GameState
 from tournament.services import sql
 from tournament.services.rooms import RoomCreated, new_code
@@ -152,7 +152,7 @@ def _check_shape(record: dict[str, Any]) -> tuple[int, dict[str, Any], str, list
     if not isinstance(setup, dict) or not isinstance(pre, str) or len(pre) > 3:
         raise _bad(gettext_noop("its set-up is damaged"))
     try:
-        new_game(seed, setup.get("mode", "world_cup"), setup.get("house_rules"))
+        from_setup(seed, setup)
     except RulesError:
         raise _bad(gettext_noop("its set-up is damaged")) from None
     items = record.get("actions")
@@ -223,7 +223,7 @@ def record_import(*, record: dict[str, Any]) -> RoomCreated:
     """
     final, steps = verify_record(record)
     seed, setup, pre, actions = _check_shape(record)
-    initial = new_game(seed, setup.get("mode", "world_cup"), setup.get("house_rules"))
+    initial = from_setup(seed, setup)
     initial.pre_qualified = pre
     now = timezone.now()
     last_seq = sum(len(events) for events in steps)
@@ -236,6 +236,7 @@ def record_import(*, record: dict[str, Any]) -> RoomCreated:
         game = Game.objects.create(
             code=code,
             host_key=secrets.token_urlsafe(24),
+            kind=final.game,
             mode=final.mode,
             status=final.status,
             phase=final.phase,

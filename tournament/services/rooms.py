@@ -10,8 +10,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from tournament.models import Game, Participant
+from tournament.rules.competition import MAGIC_FOOTBALL
 from tournament.rules.events import Actor
-from tournament.rules.setup import new_game
+from tournament.rules.setup import new_game, setup_of
 from tournament.services.actions import ActResult, UnknownRoom, game_act
 
 # Room codes: 10 characters of an unambiguous alphabet (~50 bits): unguessable, easy to read aloud.
@@ -47,24 +48,27 @@ def room_create(
     bots: list[str] | None = None,
     seed: int | None = None,
     previous: Game | None = None,
+    game: str = MAGIC_FOOTBALL,
 ) -> RoomCreated:
-    """Open a room; the creator is its host and, with a nickname, also takes seat 1.
+    """Open a room of ``game`` (Magic Football or a registered game's key); the creator is its host and,
+    with a nickname, also takes seat 1.
 
     ``previous`` is the finished game this one follows: its Cup winner is pre-qualified (R18).
-    :raises RulesError: for a bad nickname or bad house rules (nothing is created then).
+    :raises RulesError: for a bad nickname, an unknown game or bad house rules (nothing is created then).
     """
-    state = new_game(seed if seed is not None else secrets.randbits(62), mode, house_rules)
-    pre_qualified = previous.winner_country if previous is not None else ""
+    state = new_game(seed if seed is not None else secrets.randbits(62), mode, house_rules, game=game)
+    pre_qualified = previous.winner_country if previous is not None and game == MAGIC_FOOTBALL else ""
     for _ in range(5):
         try:
             with transaction.atomic():
                 game = Game.objects.create(
                     code=new_code(),
                     host_key=secrets.token_urlsafe(24),
+                    kind=state.game,
                     mode=state.mode,
                     seed=state.seed,
                     house_rules=state.house_rules,
-                    setup={"mode": state.mode, "house_rules": state.house_rules},
+                    setup=setup_of(state),
                     pre_qualified=pre_qualified,
                     previous=previous,
                 )

@@ -17,6 +17,7 @@ from typing import Any
 from cards.models import CardCopy, CatalogCard, Match
 from games.api import get_format
 from tournament.models import Account, CountrySquare, Game, Marker, Participant
+from tournament.rules.competition import SEAT_ROLE
 from tournament.rules.state import (
     BANK,
     BONUS,
@@ -190,11 +191,13 @@ def flow_to_json(st: GameState, ledger_seq: int) -> dict[str, Any]:
         "winner": st.winner,
         "finals_coaches": {str(k): v for k, v in st.finals_coaches.items()},
         "ledger_seq": ledger_seq,
+        "competition": st.competition,
     }
 
 
 def _side_from(country: str, seat: int | None, role: str) -> MatchSide | None:
-    return MatchSide(country, seat, role) if country else None
+    """A match side: a country (Magic Football), or a seat of a competition room (no country)."""
+    return MatchSide(country, seat, role) if country or role == SEAT_ROLE else None
 
 
 def match_state_json(m: MatchRecord) -> dict[str, Any] | None:
@@ -210,6 +213,7 @@ def load_snapshot(game: Game) -> Snapshot:
     """Build the pure state of ``game`` from its rows (7 queries)."""
     st = GameState(
         seed=game.seed,
+        game=game.kind,
         rng_counter=game.rng_counter,
         mode=game.mode,
         house_rules=dict(game.house_rules),
@@ -227,6 +231,7 @@ def load_snapshot(game: Game) -> Snapshot:
     st.turns = dict(flow.get("turns", {}))
     st.winner = flow.get("winner")
     st.finals_coaches = {int(k): v for k, v in flow.get("finals_coaches", {}).items()}
+    st.competition = flow.get("competition") or {}
     snap = Snapshot(
         game_id=game.pk,
         code=game.code,

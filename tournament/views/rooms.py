@@ -30,7 +30,7 @@ from tournament.models import Game
 from tournament.realtime import frames, html
 from tournament.rules.errors import Forbidden, RulesError, StaleVersion
 from tournament.rules.projection import Viewer
-from tournament.rules.setup import DEFAULT_HOUSE_RULES
+from tournament.rules.setup import rematch_house_rules
 from tournament.selectors import SESSION_ROOMS, Identity, game_by_code, identify_session
 from tournament.services import timers
 from tournament.services.actions import current_snapshot, game_act
@@ -465,11 +465,15 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
         remember(request, following.code, host_key=following.host_key)
         return _redirect(request, room_url(following.code))
     state = current_snapshot(game).state
-    rules = {k: v for k, v in game.house_rules.items() if k in DEFAULT_HOUSE_RULES}
     bots = [s.bot for _, s in sorted(state.seats.items()) if s.bot]
     try:
         room_new = room_create(
-            nickname=identity.nickname or None, mode=game.mode, house_rules=rules, bots=bots, previous=game
+            nickname=identity.nickname or None,
+            mode=game.mode,
+            house_rules=rematch_house_rules(state),
+            bots=bots,
+            previous=game,
+            game=state.game,
         )
     except RulesError as exc:
         return _refused(request, code, error_text(exc))

@@ -172,3 +172,14 @@ def test_money_and_foreign_choices_are_refused_in_a_dice_room() -> None:
 
 def test_the_rooms_games_are_the_registered_ones() -> None:
     assert {get_game(k).key for k in game_keys()} == set(game_keys()) >= {"duel", "dice-football"}
+
+
+def test_a_rematch_keeps_every_house_rule_its_game_knows() -> None:
+    from tournament.rules.setup import rematch_house_rules
+
+    dice = room("dice-football", "league", 3, options={"length": "short"}, decision_timer=30)
+    assert rematch_house_rules(dice) == dice.house_rules
+    assert rematch_house_rules(dice)["options"]["length"] == "short"
+    mf = new_game(1, house_rules={"seats": 3, "match_format": "duel", "visit_fee_to": "bank"})
+    kept = rematch_house_rules(mf)
+    assert kept["match_format"] == "duel" and kept["visit_fee_to"] == "bank" and kept["seats"] == 3

@@ -1,6 +1,7 @@
 """``manage.py simulate``: play whole bot tournaments through the real services and database.
 
     python manage.py simulate --players 6 --games 20 --seed 1 [--strength strong|easy|random|mixed]
+                              [--game magic-football|duel|dice-football] [--competition single|cup|league]
                               [--db sqlite|postgres|DATABASE_URL] [--keep-db] [--json] [--plot money.png]
 
 The database is chosen before Django reads its settings, so the command runs in two steps: the process
@@ -53,6 +54,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--mode", choices=("world_cup", "euro"), default="world_cup")
         parser.add_argument(
+            "--game",
+            default="magic-football",
+            help="magic-football (default) or a registered game: " + ", ".join(_game_keys()),
+        )
+        parser.add_argument(
+            "--competition",
+            choices=("single", "cup", "league"),
+            default="",
+            help="another game's competition: one match (the default for 2 players), a cup (the default "
+            "for 3-8) or a league",
+        )
+        parser.add_argument(
             "--db",
             default="sqlite",
             help="sqlite (a temporary file, default) | postgres (a fresh database on "
@@ -72,6 +85,15 @@ class Command(BaseCommand):
             raise CommandError("--players must be 2 to 8", returncode=2)
         if games < 1:
             raise CommandError("--games must be at least 1", returncode=2)
+        game = options["game"]
+        if game not in ("magic-football", *_game_keys()):
+            raise CommandError(
+                f"--game must be one of magic-football, {', '.join(_game_keys())}", returncode=2
+            )
+        if game == "magic-football" and options["competition"]:
+            raise CommandError("--competition is for another game's room", returncode=2)
+        if game != "magic-football" and options.get("plot"):
+            raise CommandError("--plot draws Magic Football's money; other games have none", returncode=2)
         plot = options.get("plot")
         if plot and Path(plot).suffix.lower() not in (".png", ".svg"):
             raise CommandError("--plot needs a file name ending in .png or .svg", returncode=2)
@@ -137,7 +159,11 @@ class Command(BaseCommand):
             options["strength"],
             "--mode",
             options["mode"],
+            "--game",
+            options["game"],
         ]
+        if options["competition"]:
+            argv += ["--competition", options["competition"]]
         if options["json"]:
             argv.append("--json")
         if options.get("plot"):
@@ -181,16 +207,20 @@ class Command(BaseCommand):
                         progress.update(task, info=f"game {i + 1}: {n} actions")
 
                 report = simulation.play_game(
-                    seed=seed + i, players=players, strengths=strengths, mode=options["mode"], on_action=tick
+                    seed=seed + i,
+                    players=players,
+                    strengths=strengths,
+                    mode=options["mode"],
+                    game=options["game"],
+                    competition=options["competition"],
+                    on_action=tick,
                 )
                 reports.append(report)
                 if as_json:
                     sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False) + "\n")
                     sys.stdout.flush()
                 elif progress is not None:
-                    progress.update(
-                        task, advance=1, info=f"last: {report.winner['country'] if report.winner else '-'}"
-                    )
+                    progress.update(task, advance=1, info=f"last: {_winner_text(report.winner)}")
                 if not report.invariants_ok:
                     err.print(
                         f"[red]game {report.code} (seed {report.seed}) broke an invariant:[/red] "
@@ -215,6 +245,19 @@ class Command(BaseCommand):
         return 1 if summary["broken"] else 0
 
 
+def _game_keys() -> tuple[str, ...]:
+    from games.api import game_keys
+
+    return game_keys()
+
+
+def _winner_text(winner: dict[str, Any] | None) -> str:
+    """The progress bar's last winner: a country (Magic Football) or a seat's nickname."""
+    if not winner:
+        return "-"
+    return str(winner.get("country") or winner.get("nickname") or "-")
+
+
 def _pg_admin(sql: str) -> None:
     import psycopg
 
@@ -226,31 +269,38 @@ def _pg_admin(sql: str) -> None:
 
 
 def _print_summary(console: Any, s: dict[str, Any], options: dict[str, Any]) -> None:
+    """The table after a run: soundness, lengths, goals, time and winners; Magic Football adds its
+    phases, country classes and money."""
     from rich.table import Table
 
     games = s["games"]
+    magic = options["game"] == "magic-football"
+    unit = "game" if magic else "room"
     head = Table(
-        title=f"{games} tournaments, {options['players']} {options['strength']} bots, seeds "
-        f"{options['seed']}–{options['seed'] + games - 1}",
+        title=f"{games} {'tournaments' if magic else options['game'] + ' rooms'}, {options['players']} "
+        f"{options['strength']} bots, seeds {options['seed']}–{options['seed'] + games - 1}",
         show_header=False,
     )
     head.add_row(
         "invariants and replays",
         "[green]all sound[/green]" if not s["broken"] else f"[red]{s['broken']} broken[/red]",
     )
+    if magic:
+        head.add_row(
+            "turns per game (phase 1 / phase 2)", f"{s['turns']['phase1']:.1f} / {s['turns']['phase2']:.1f}"
+        )
+        head.add_row("finals matches per game", f"{s['turns']['phase3']:.1f}")
     head.add_row(
-        "turns per game (phase 1 / phase 2)", f"{s['turns']['phase1']:.1f} / {s['turns']['phase2']:.1f}"
+        f"matches per {unit}{' (challenges + finals)' if magic else ''}", f"{s['matches_per_game']:.1f}"
     )
-    head.add_row("finals matches per game", f"{s['turns']['phase3']:.1f}")
-    head.add_row("matches per game (challenges + finals)", f"{s['matches_per_game']:.1f}")
     head.add_row("average goals per match", f"{s['goals_per_match']:.2f}")
-    head.add_row("actions / events per game", f"{s['actions_per_game']:.0f} / {s['events_per_game']:.0f}")
-    head.add_row("seconds per game", f"{s['seconds_per_game']:.2f}")
+    head.add_row(f"actions / events per {unit}", f"{s['actions_per_game']:.0f} / {s['events_per_game']:.0f}")
+    head.add_row(f"seconds per {unit}", f"{s['seconds_per_game']:.2f}")
     console.print(head)
 
-    winners = Table(title="Cup winners")
-    winners.add_column("by country class")
-    winners.add_column("cups", justify="right")
+    winners = Table(title="Cup winners" if magic else "Winners")
+    winners.add_column("by country class" if magic else "by strength")
+    winners.add_column("cups" if magic else "rooms won", justify="right")
     for klass, n in s["winners_by_class"].items():
         winners.add_row(klass, f"{n} ({n / games:.0%})")
     for kind, n in s["winners_by_coach_kind"].items():
@@ -263,6 +313,8 @@ def _print_summary(console: Any, s: dict[str, Any], options: dict[str, Any]) -> 
         share = f", {n / seats:.0%} per seat" if seats else ""
         winners.add_row(f"{strength} bot", f"{n}{share}")
     console.print(winners)
+    if not magic:
+        return
 
     money = Table(title="Money flows per game (average, by reason)")
     money.add_column("reason")
