@@ -9,7 +9,7 @@ import pytest
 from nightkit import new_room, play, start, state_of
 
 from cards.catalog import get_catalog
-from tournament.views import present
+from tournament.presentation import present
 
 pytestmark = pytest.mark.django_db
 

@@ -205,7 +205,7 @@ from django.db.models import F
 from cards.catalog import get_catalog
 from tournament.rules.projection import SPECTATOR, project
 from tournament.services.store import cache, flow_to_json, write_changes
-from tournament.views import present
+from tournament.presentation import present
 
 cat = get_catalog()
 

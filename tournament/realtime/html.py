@@ -32,14 +32,13 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from cards.catalog import get_catalog
-from tournament import eventlog
 from tournament.models import LedgerEntry
+from tournament.presentation import eventlog, present
 from tournament.realtime.wire import Frame
 from tournament.rules.projection import SPECTATOR, Viewer
 from tournament.selectors import event_visible, recent_events_for, view_for
 from tournament.services import timers
 from tournament.services.store import Snapshot
-from tournament.views import present
 
 LOG_LINES = 60  # lines a full render shows (older ones are in the log of the host console/admin)
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.utils.html import strip_tags
 
-from tournament import eventlog
 from tournament.models import ActionRecord, Event, Game
+from tournament.presentation import eventlog
 from tournament.rules.projection import Viewer
 from tournament.rules.rewind import MAX_SALT, History
 from tournament.selectors import event_visible

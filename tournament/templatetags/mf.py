@@ -8,8 +8,8 @@ from typing import Any
 
 from django import template
 
-from tournament.eventlog import money_text
-from tournament.views.present import new_action_id, stars_text
+from tournament.presentation.eventlog import money_text
+from tournament.presentation.present import new_action_id, stars_text
 
 register = template.Library()
 
@@ -92,7 +92,7 @@ def _sprite() -> str:
     from django.contrib.staticfiles import finders
     from django.utils.safestring import mark_safe
 
-    from tournament.views.present import SPRITE_ICONS
+    from tournament.presentation.present import SPRITE_ICONS
 
     symbols = []
     for name in SPRITE_ICONS:

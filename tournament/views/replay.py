@@ -24,9 +24,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from cards.catalog import get_catalog
 from games.api import get_format
-from tournament import eventlog
 from tournament.messages import error_text
 from tournament.models import ActionRecord, Event, Game
+from tournament.presentation import eventlog, present
 from tournament.rules.errors import RulesError
 from tournament.rules.projection import SPECTATOR, Viewer, project
 from tournament.rules.replay import Timeline
@@ -34,7 +34,6 @@ from tournament.rules.state import GameState, holding_key, team_key
 from tournament.selectors import event_visible, game_by_code, identify_session
 from tournament.services.records import RecordError, parse_record, record_export, record_import
 from tournament.services.timeline import game_timeline
-from tournament.views import present
 from tournament.views.rooms import canonical, forbidden, room_missing, room_url
 
 LOG_LINES = 60

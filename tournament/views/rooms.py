@@ -27,6 +27,7 @@ from cards.catalog import get_catalog
 from tournament.consumers import actor_for
 from tournament.messages import error_text
 from tournament.models import Game
+from tournament.presentation import present
 from tournament.realtime import frames, html
 from tournament.rules.errors import Forbidden, RulesError, StaleVersion
 from tournament.rules.projection import Viewer
@@ -37,7 +38,7 @@ from tournament.services.actions import current_snapshot, game_act
 from tournament.services.presence import presence_of
 from tournament.services.rooms import room_create, room_join
 from tournament.views import chat as chat_views
-from tournament.views import forms, present
+from tournament.views import forms
 from tournament.views.landing import (
     BOT_CHOICES,
     DECISION_TIMER_CHOICES,

@@ -7,8 +7,8 @@ on the board are SVG, which does not wrap, so their names go on two lines of at 
 from __future__ import annotations
 
 from cards.catalog import get_catalog
+from tournament.presentation.present import OPEN_CARD_LINE, name_lines
 from tournament.templatetags.mf import SOFT_HYPHEN, breakable
-from tournament.views.present import OPEN_CARD_LINE, name_lines
 
 CAT = get_catalog()
 NAMES = [p.name for pile in (CAT.field_players, CAT.keepers, CAT.rivals) for p in pile.values()]

@@ -10,7 +10,7 @@ import pytest
 from django.utils import translation
 
 from cards.catalog import get_catalog
-from tournament import eventlog
+from tournament.presentation import eventlog
 from tournament.rules.engine import apply_action
 from tournament.rules.events import Actor
 from tournament.rules.setup import new_game
@@ -202,18 +202,33 @@ def test_a_nickname_first_in_a_line_is_written_as_its_owner_typed_it():
     assert re.sub(r"<[^>]+>", "", str(line.html)).startswith("De Bank ")
 
 
-@pytest.mark.parametrize(("kind", "players"), [("single", 2), ("cup", 5), ("league", 3)])
-def test_a_competition_room_reads_round_by_round_with_the_seats_names(kind, players):
-    """Rooms of the other games: the draw, every round, every result and the winner as sentences."""
-    st, rows = play(3, players, game="duel", house_rules={"seats": players, "competition": kind})
-    rows = [r for r in rows if not r["kind"].startswith("m.")]  # the match's own lines: the game's
+@pytest.mark.parametrize(
+    ("game", "kind", "players"), [("duel", "single", 2), ("dice-football", "cup", 5), ("duel", "league", 3)]
+)
+def test_a_competition_room_reads_round_by_round_with_the_seats_names(game, kind, players):
+    """Rooms of the other games: the draw, every round, every match event in its game's own words with the
+    seats' names for its sides, every result and the winner."""
+    options = {"length": "short"} if game == "dice-football" else {}
+    rules = {"seats": players, "competition": kind, "options": options}
+    st, rows = play(3, players, game=game, house_rules=rules)
+    names = {s.nickname for s in st.seats.values()}
     for lang in ("en", "nl"):
         with translation.override(lang):
             ctx = eventlog.LogContext.from_state(st, reader_seat=None)
-            text = "\n".join(str(line.html) for line in eventlog.render(rows, ctx))
+            lines = eventlog.render(rows, ctx)
+        text = "\n".join(str(line.html) for line in lines)
         assert "Event:" not in text and "Gebeurtenis:" not in text and "%(" not in text
-        assert "Anna" in text and "house bot" not in text and "huisbot" not in text
+        assert "house bot" not in text and "huisbot" not in text
+        assert not re.search(r"(?:^|[\s(])\?(?:[\s).,:;]|$)", text)  # no name or card left unknown
+        match_lines = [str(line.html) for line in lines if line.kind.startswith("m.")]
+        assert len(match_lines) > 10
+        assert all(any(name in line for name in names) for line in match_lines if "who" in line)
+        assert sum('class="who' in line for line in match_lines) > len(match_lines) // 3
         if lang == "en":
             assert "The draw is made" in text or kind == "single"
-            assert text.count("Full time:") == {"single": 1, "cup": players - 1, "league": 3}[kind]
+            assert text.count("Full time:") >= {"single": 1, "cup": players - 1, "league": 3}[kind]
             assert ("wins the " + kind) in text or kind == "single"
+            if game == "dice-football":
+                assert "rolls the" in text and "kicks off" in text
+        else:
+            assert "Full time:" not in text and "wins the" not in text

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from roomkit import act, play_defaults, start
 
-from tournament.views.present import name_lines
+from tournament.presentation.present import name_lines
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from cards.catalog import Catalog, SquareKind
-from tournament.eventlog import (
+from tournament.presentation.eventlog import (
     Labels,
     LogLine,
     country_name,

@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 
 from cards.catalog import Catalog, get_catalog
+from games.api import MatchEvent, Ref, get_game
 from tournament.rules.state import GameState
 
 Event = dict[str, Any]
@@ -40,6 +41,11 @@ class LogContext:
     reader_seat: int | None = None
     on_square: dict[int, str] = field(default_factory=dict)
     matches: dict[int, tuple[str, str]] = field(default_factory=dict)  # number -> (home, away) country
+    # a room of another game (games/): its matches' sides are seats, and every match event reads as its
+    # game's own line (``Game.line``); in Magic Football only matches of another format than the duel do
+    competition: bool = False
+    formats: dict[int, str] = field(default_factory=dict)  # number -> match format key
+    coaches: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)  # number -> seats
 
     @classmethod
     def from_state(
@@ -53,6 +59,12 @@ class LogContext:
             on_square=dict(state.on_square),
             matches={
                 m.number: (m.home.country if m.home else "", m.away.country if m.away else "")
+                for m in state.matches
+            },
+            competition=state.game != "magic-football",
+            formats={m.number: m.format for m in state.matches},
+            coaches={
+                m.number: (m.home.seat if m.home else None, m.away.seat if m.away else None)
                 for m in state.matches
             },
         )
@@ -1508,6 +1520,54 @@ def _fallback(ctx: LogContext, kind: str, p: dict[str, Any]) -> SafeString:
     return _fill(gettext("Event: %(what)s."), what=words)
 
 
+def _games_line(ctx: LogContext, kind: str, payload: dict[str, Any]) -> bool:
+    """Whether a match event reads as its game's own line (``Game.line``) rather than a handler here."""
+    if not kind.startswith("m."):
+        return False
+    match = payload.get("match")
+    return ctx.competition or ctx.formats.get(match, "duel") != "duel"  # type: ignore[arg-type]
+
+
+def _present(ctx: LogContext, ref: Ref, match: Any) -> SafeString | str:
+    """A ``Ref`` of a game's log line in the reader's words: a side as the seat that plays it (a room of
+    another game) or as its country (Magic Football), a card by its name, a period by its name."""
+    value = ref.value
+    if ref.kind == "side":
+        index = 0 if value == "home" else 1 if value == "away" else None
+        if index is None:
+            return str(value or "?")
+        if ctx.competition:
+            seats = ctx.coaches.get(match, (None, None))
+            return _who(ctx, seats[index])
+        return country_name(ctx.catalog, ctx.matches.get(match, ("", ""))[index])
+    if ref.kind in ("player", "player_label"):
+        return player_label(ctx.catalog, value) if ref.kind == "player_label" else _player_name(ctx, value)
+    if ref.kind == "match_card":
+        return match_card_name(ctx.catalog, value)
+    if ref.kind == "period":
+        return period_label(value)
+    return str(value)
+
+
+def _game_line(ctx: LogContext, kind: str, payload: dict[str, Any]) -> tuple[SafeString, str, str] | None:
+    """A match event in its game's own words (``games.api.Game.line``), translated for the reader."""
+    match = payload.get("match")
+    data = {k: v for k, v in payload.items() if k != "match"}
+    try:
+        game = get_game(ctx.formats.get(match, "duel"))  # type: ignore[arg-type]
+    except KeyError:
+        return None
+    line = game.line(MatchEvent(kind.removeprefix("m."), data))
+    if line is None:
+        return None
+    if line.plural is not None:
+        text = ngettext(line.text, line.plural[0], int(line.params.get(line.plural[1], 0) or 0))
+    else:
+        text = gettext(line.text)
+    values = {k: _present(ctx, v, match) if isinstance(v, Ref) else v for k, v in line.params.items()}
+    return _fill(text, **values), line.icon, line.tone
+
+
 def describe(event: Event, ctx: LogContext) -> LogLine | None:
     """One event as a line, or None for events that say nothing on their own (prompts being opened)."""
     kind = str(event.get("kind", ""))
@@ -1515,7 +1575,12 @@ def describe(event: Event, ctx: LogContext) -> LogLine | None:
     if kind in QUIET:
         return None
     handler = HANDLERS.get(kind)
-    if handler is None:
+    if _games_line(ctx, kind, payload):
+        out = _game_line(ctx, kind, payload)
+        if out is None:
+            return None
+        html, icon, tone = out
+    elif handler is None:
         html, icon, tone = _fallback(ctx, kind, payload), "info", ""
     else:
         out = handler(ctx, payload)
