@@ -7,6 +7,7 @@ prompts the same way.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -172,8 +173,11 @@ def _act_answer(ctx: Ctx, action: dict[str, Any]) -> None:
     prompt_id = action.get("prompt")
     if not isinstance(prompt_id, int) or isinstance(prompt_id, bool):
         raise MalformedAction(detail=N_("prompt must be a number"))
-    choice = action.get("choice")
-    if not isinstance(choice, dict):
+    pick = action.get("pick")
+    if "pick" in action:  # one of the listed choices by its number (a board's buttons)
+        if "choice" in action or not isinstance(pick, int) or isinstance(pick, bool):
+            raise MalformedAction(detail=N_("pick must be a number, instead of a choice"))
+    elif not isinstance(action.get("choice"), dict):
         raise MalformedAction(detail=N_("choice must be an object"))
     prompt = ctx.state.prompt(prompt_id)
     if prompt is None:
@@ -183,6 +187,12 @@ def _act_answer(ctx: Ctx, action: dict[str, Any]) -> None:
         if prompt.kind == "roll":
             raise RulesError("not_your_turn", active=owner)
         raise RulesError("not_your_prompt", owner=owner)
+    if "pick" in action:
+        if not 0 <= pick < len(prompt.choices):
+            raise IllegalAction(detail=N_("there is no such choice"))
+        choice = copy.deepcopy(prompt.choices[pick])
+    else:
+        choice = action["choice"]
     _answer(ctx, prompt, choice, by="seat")
 
 

@@ -23,6 +23,7 @@ CARD_RE = re.compile(r"^[A-Z][A-Z0-9]{1,7}$")
 ACCOUNT_RE = re.compile(r"^(bank|bonus|p[1-8])$")
 MAX_PROMPT = 10**9
 MAX_VERSION = 10**9
+MAX_PICK = 999  # a decision lists fewer choices than this
 TRACK = 40
 IGNORED = frozenset({"csrfmiddlewaretoken"})
 COMMON = frozenset({"action", "version", "action_id"})
@@ -40,6 +41,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "ac_keep": (frozenset({"prompt"}), frozenset({"keep"})),
     "lineup": (frozenset({"prompt", "reserve"}), frozenset({"order"})),
     "window": (frozenset({"prompt", "choice"}), frozenset()),
+    "pick": (frozenset({"prompt", "pick"}), frozenset()),  # a listed choice by its number (games' boards)
     "add_bot": (frozenset({"strength"}), frozenset()),
     "remove_seat": (frozenset({"seat"}), frozenset()),
     "leave": (frozenset(), frozenset()),
@@ -71,6 +73,7 @@ PROMPT_ANSWERS = frozenset(
         "ac_keep",
         "lineup",
         "window",
+        "pick",
     }
 )
 
@@ -187,6 +190,9 @@ def _build(form: str, fields: dict[str, list[str]]) -> dict[str, Any]:
     one = lambda name: _one(fields, name)  # noqa: E731
     if form == "roll":
         return {"type": "roll"}
+    if form == "pick":
+        prompt = _int(one("prompt"), 1, MAX_PROMPT, "prompt")
+        return {"type": "answer", "prompt": prompt, "pick": _int(one("pick"), 0, MAX_PICK, "pick")}
     if form == "buy":
         return _answer(fields, {"buy": _yes_no(one("buy"))})
     if form == "contract":

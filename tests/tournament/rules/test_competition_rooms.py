@@ -183,3 +183,23 @@ def test_a_rematch_keeps_every_house_rule_its_game_knows() -> None:
     mf = new_game(1, house_rules={"seats": 3, "match_format": "duel", "visit_fee_to": "bank"})
     kept = rematch_house_rules(mf)
     assert kept["match_format"] == "duel" and kept["visit_fee_to"] == "bank" and kept["seats"] == 3
+
+
+def test_a_decision_can_be_taken_by_the_number_of_its_listed_choice() -> None:
+    """What a board's buttons send (``pick``): the same as sending that choice, and nothing else."""
+    st = room("dice-football", "single", 2, seed=9)
+    prompt = st.prompts[0]
+    by_pick, events_pick = act(st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, "pick": 1})
+    by_choice, events_choice = act(
+        st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": prompt.choices[1]}
+    )
+    assert [e.payload for e in events_pick] == [e.payload for e in events_choice]
+    assert by_pick.rng_counter == by_choice.rng_counter
+    for bad, code in (
+        ({"pick": len(prompt.choices)}, "illegal_choice"),
+        ({"pick": -1}, "illegal_choice"),
+        ({"pick": True}, "malformed"),
+        ({"pick": "1"}, "malformed"),
+        ({"pick": 0, "choice": prompt.choices[0]}, "malformed"),
+    ):
+        assert refused(st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, **bad}).code == code

@@ -24,6 +24,7 @@ def form(**fields) -> QueryDict:
     ("fields", "action"),
     [
         ({"action": "roll"}, {"type": "roll"}),
+        ({"action": "pick", "prompt": "4", "pick": "2"}, {"type": "answer", "prompt": 4, "pick": 2}),
         (
             {"action": "buy", "prompt": "7", "buy": "yes"},
             {"type": "answer", "prompt": 7, "choice": {"buy": True}},
@@ -114,6 +115,9 @@ def test_forms_build_exact_actions(fields, action):
     "fields",
     [
         {"action": "roll", "extra": "1"},
+        {"action": "pick", "prompt": "4"},
+        {"action": "pick", "prompt": "4", "pick": "-1"},
+        {"action": "pick", "prompt": "4", "pick": "two"},
         {"action": "nope"},
         {},
         {"action": "buy", "prompt": "7"},
