@@ -306,12 +306,27 @@ def _left(ctx: LogContext, p: dict[str, Any]):
     return _fill(gettext("Seat %(seat)s is free again."), seat=p.get("seat")), "door-open", ""
 
 
+def _timer_text(timer: Any) -> str:
+    return gettext("no decision timer") if not timer else gettext("%(n)s s per decision") % {"n": timer}
+
+
 @on("house_rules")
 def _house_rules(ctx: LogContext, p: dict[str, Any]):
+    if "competition" in p:  # a room of another game
+        kinds = {"single": gettext("one match"), "cup": gettext("a cup"), "league": gettext("a league")}
+        return (
+            _fill(
+                gettext("House rules: %(kind)s, %(seats)s seats, %(timer)s."),
+                kind=kinds.get(p.get("competition"), ""),
+                seats=p.get("seats"),
+                timer=_timer_text(p.get("decision_timer")),
+            ),
+            "settings",
+            "host",
+        )
     mode = gettext("World Cup") if p.get("mode") == "world_cup" else gettext("European Championship")
     fee = gettext("to the national coach") if p.get("visit_fee_to") == "coach" else gettext("to the Bank")
-    timer = p.get("decision_timer")
-    timer_text = gettext("no decision timer") if not timer else gettext("%(n)s s per decision") % {"n": timer}
+    timer_text = _timer_text(p.get("decision_timer"))
     return (
         _fill(
             gettext("House rules: %(mode)s, %(seats)s seats, visit fees %(fee)s, %(timer)s."),

@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 
 from cards.catalog import get_catalog
 from tournament.models import LedgerEntry
-from tournament.presentation import eventlog, present
+from tournament.presentation import competition, eventlog, present
 from tournament.realtime.wire import Frame
 from tournament.rules.projection import SPECTATOR, Viewer
 from tournament.selectors import event_visible, recent_events_for, view_for
@@ -72,23 +72,15 @@ def room_context(
     cat = get_catalog()
     if view is None:
         view = view_for(snap, viewer)
+    if snap.state.game != "magic-football":
+        return competition_context(snap, viewer, events, first_seq, full=full, view=view)
     if shared is None:
         shared = shared_context(view)
     log_ctx = eventlog.LogContext.from_state(snap.state, viewer.seat, cat)
     lines = eventlog.render(events, log_ctx)
     status = view["status"]
     ctx: dict[str, Any] = {
-        "view": view,
-        "code": snap.code,
-        "version": snap.version,
-        "seq": snap.last_seq,
-        "first_seq": first_seq,
-        "full": full,
-        "status": status,
-        "in_lobby": status == "lobby",
-        "viewer_kind": view["viewer"],
-        "is_host": viewer.host,
-        "me_seat": viewer.seat if viewer.seat in {s["seat"] for s in view["seats"]} else None,
+        **_frame_basics(snap, viewer, view, first_seq, full),
         "seats": present.seats(view, cat),
         "log": present.log_items(lines),
         "duel_feed": present.log_items([line for line in lines if line.match is not None])[:12],
@@ -114,12 +106,67 @@ def room_context(
     return ctx
 
 
+def _frame_basics(
+    snap: Snapshot, viewer: Viewer, view: dict[str, Any], first_seq: int, full: bool
+) -> dict[str, Any]:
+    """What every room page's context holds, whatever the game: the version, the viewer, the status."""
+    status = view["status"]
+    return {
+        "view": view,
+        "code": snap.code,
+        "version": snap.version,
+        "seq": snap.last_seq,
+        "first_seq": first_seq,
+        "full": full,
+        "status": status,
+        "in_lobby": status == "lobby",
+        "viewer_kind": view["viewer"],
+        "is_host": viewer.host,
+        "me_seat": viewer.seat if viewer.seat in {s["seat"] for s in view["seats"]} else None,
+    }
+
+
+def competition_context(
+    snap: Snapshot,
+    viewer: Viewer,
+    events: list[dict[str, Any]],
+    first_seq: int,
+    *,
+    full: bool,
+    view: dict[str, Any],
+) -> dict[str, Any]:
+    """Everything the partials of a room of another game draw for one viewer at one version: the same
+    page shape for every game, its board from the game (``presentation/competition.py``)."""
+    log_ctx = eventlog.LogContext.from_state(snap.state, viewer.seat)
+    status = view["status"]
+    ctx: dict[str, Any] = {
+        **_frame_basics(snap, viewer, view, first_seq, full),
+        "competition_room": True,
+        "seats": competition.players(view),
+        "log": present.log_items(eventlog.render(events, log_ctx)),
+        "fx": {"path": [], "src": None, "mover": None, "die": None, "fx": []},
+        "comp_banner": competition.banner(view),
+    }
+    if status == "lobby":
+        ctx["lobby"] = lobby(view)
+        ctx["lobby_game"] = competition.lobby(view)
+    else:
+        ctx["boards"] = competition.boards(view, snap.version)
+        ctx["standings"] = competition.standings(view)
+        ctx["held_by_bot"] = present.held_by_bot(view)
+        ctx["host_name"] = present.host_name(view) if ctx["held_by_bot"] else ""
+        ctx["timer"] = present.decision_timer(view, timers.clock_ms())
+    if viewer.host:
+        ctx["host"] = host_panel(view, [])
+    return ctx
+
+
 def shared_context(view: dict[str, Any]) -> dict[str, Any]:
     """The parts of a room context that are the same for every viewer of a version, from any viewer's
     view (or a spectator's): the board reads only public parts of the view, the bracket the public parts
     and the running match's number and score, which every side of the match sees alike."""
-    if view.get("status") == "lobby":
-        return {}
+    if view.get("status") == "lobby" or view.get("game", "magic-football") != "magic-football":
+        return {}  # (a room of another game shares nothing of Magic Football's board)
     cat = get_catalog()
     return {"board": present.board(view, cat), "bracket": present.bracket(view, cat)}
 
@@ -340,8 +387,23 @@ HOST_REGIONS = tuple(
 )
 
 
+# a room of another game: its own banner, boards and competition panels; the host has no money to keep
+COMPETITION_REGIONS = (
+    Region("comp_banner", lambda c: (c["comp_banner"], c["status"])),
+    Region("comp_boards"),  # a decision's form carries the version
+    Region("comp_standings", lambda c: (c["standings"], c["status"])),
+    Region("comp_players", lambda c: c["seats"]),
+    Region("comp_prompt"),
+    Region("log"),
+)
+COMPETITION_HOST_REGIONS = tuple(Region(name) for name in ("host_status", "host_prompts", "host_seats"))
+
+
 def regions_of(ctx: dict[str, Any]) -> tuple[Region, ...]:
     """The regions a context's pages show, in page order (after ``#sync`` and any toast)."""
+    if ctx.get("competition_room"):
+        regions = LOBBY_REGIONS if ctx["in_lobby"] else COMPETITION_REGIONS
+        return regions + COMPETITION_HOST_REGIONS if ctx.get("host") else regions
     regions = LOBBY_REGIONS if ctx["in_lobby"] else GAME_REGIONS
     return regions + HOST_REGIONS if ctx.get("host") else regions
 

@@ -409,7 +409,18 @@ def public_part(state: GameState) -> dict[str, Any]:
         "bracket": bracket(state),
         "matches": [match_summary(m) for m in state.matches],
         "live": live,
-        "prompts": [{"id": p.id, "seat": p.seat, "kind": p.kind} for p in state.prompts],
+        # who decides what (their match's number), and the decision timer's deadline or time left (R19)
+        "prompts": [
+            {
+                "id": p.id,
+                "seat": p.seat,
+                "kind": p.kind,
+                "match": p.context.get("match"),
+                "deadline": p.deadline,
+                "left": p.left,
+            }
+            for p in state.prompts
+        ],
         "winner": dict(state.winner) if state.winner else None,
     }
 

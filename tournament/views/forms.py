@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
+from games.api import Game, game_keys, get_game
 from tournament.rules.errors import MalformedAction
 from tournament.services.actions import ACTION_ID_RE
 
@@ -46,6 +47,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "remove_seat": (frozenset({"seat"}), frozenset()),
     "leave": (frozenset(), frozenset()),
     "house_rules": (frozenset({"mode", "seats", "visit_fee_to", "decision_timer"}), frozenset()),
+    "room_rules": (frozenset({"competition", "seats", "decision_timer"}), frozenset()),  # other games
     "start": (frozenset(), frozenset()),
     "pause": (frozenset(), frozenset()),
     "resume": (frozenset(), frozenset()),
@@ -234,10 +236,17 @@ def _build(form: str, fields: dict[str, list[str]]) -> dict[str, Any]:
         return {"type": "remove_seat", "seat": _int(one("seat"), 1, 8, "seat")}
     if form == "leave":
         return {"type": "remove_seat", "seat": None}  # the view fills in the viewer's own seat
-    if form == "house_rules":
+    if form in ("house_rules", "room_rules"):
         timer = _int(one("decision_timer"), 0, 600, "timer")
         if 0 < timer < 10:
             raise _bad(gettext_noop("the decision timer is off (0) or 10 to 600 seconds"))
+        if form == "room_rules":
+            return {
+                "type": "house_rules",
+                "competition": _choice(one("competition"), ("single", "cup", "league")),
+                "seats": _int(one("seats"), 2, 8, "seats"),
+                "decision_timer": timer or None,
+            }
         return {
             "type": "house_rules",
             "mode": _choice(one("mode"), ("world_cup", "euro")),
@@ -290,6 +299,15 @@ class CreateForm:
     bots: int
     visit_fee_to: str
     decision_timer: int | None
+    game: str = "magic-football"
+    competition: str = "single"
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def playable_games() -> list[Game]:
+    """The other games a room can be opened for: those registered with a board (their pages exist)."""
+    games = [get_game(key) for key in game_keys()]
+    return [g for g in games if g.board and g.board_context is not None]
 
 
 def parse_create(data: Any) -> tuple[CreateForm | None, dict[str, str]]:
@@ -318,10 +336,30 @@ def parse_create(data: Any) -> tuple[CreateForm | None, dict[str, str]]:
     timer = _number(get("decision_timer", "0"))
     if timer is None or not (timer == 0 or 10 <= timer <= 600):
         errors["decision_timer"] = gettext_noop("The decision timer is off or 10 to 600 seconds.")
+    key = get("game", "magic-football")
+    game = next((g for g in playable_games() if g.key == key), None)
+    competition, options = "single", {}
+    if key != "magic-football":
+        if game is None:
+            errors["game"] = gettext_noop("Choose one of the games offered here.")
+        else:
+            competition = get("competition", "single" if seats == 2 else "cup")
+            if competition not in game.competitions:
+                errors["competition"] = gettext_noop("Choose one match, a cup or a league.")
+            elif seats is not None and (competition == "single") != (seats == 2):
+                errors["competition"] = gettext_noop(
+                    "One match is for 2 players; a cup or a league for 3 to 8."
+                )
+            for option in game.options:
+                index = _number(get(f"opt_{option.key}", "0"))
+                if index is None or index >= len(option.choices):
+                    errors["options"] = gettext_noop("Choose one of the offered settings.")
+                    break
+                options[option.key] = option.choices[index][0]
     if errors:
         return None, errors
     assert seats is not None and bots is not None and timer is not None
-    return CreateForm(nickname, mode, seats, bots, fee, timer or None), {}
+    return CreateForm(nickname, mode, seats, bots, fee, timer or None, key, competition, options), {}
 
 
 def _number(text: str) -> int | None:

@@ -6,10 +6,15 @@ names:
 - create: ``nickname`` (1–24 characters), ``mode`` (``Game.Mode``), ``seats`` (2–8), ``bots`` (0–7, at most
   seats − 1), ``visit_fee_to`` (``coach`` = rulebook R8, ``bank`` = house rule), ``decision_timer``
   (seconds per decision, ``0`` = no timer, R19);
+- for another game than Magic Football (offered once its board exists, ``forms.playable_games``): ``game``
+  (its key), ``competition`` (``single`` for 2 seats, ``cup`` or ``league`` for 3–8) and ``opt_<key>``
+  (the number of the chosen value of each of the game's room options);
 - join: ``code`` (the room code) and ``nickname``.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -39,6 +44,38 @@ MODE_DETAILS = {
 }
 
 
+def game_choices() -> list[dict[str, Any]]:
+    """The games a room can be opened for, Magic Football first, each with its room options."""
+    from tournament.views.forms import playable_games
+
+    out: list[dict[str, Any]] = [
+        {
+            "key": "magic-football",
+            "title": _("Magic Football"),
+            "summary": _("The World Cup board game: money, contracts, card duels and the Cup."),
+            "options": [],
+        }
+    ]
+    for game in playable_games():
+        out.append(
+            {
+                "key": game.key,
+                "title": _(game.title),
+                "summary": _(game.summary),
+                "competitions": game.competitions,
+                "options": [
+                    {
+                        "key": o.key,
+                        "label": _(o.label),
+                        "choices": [(i, _(label)) for i, (_value, label) in enumerate(o.choices)],
+                    }
+                    for o in game.options
+                ],
+            }
+        )
+    return out
+
+
 @require_GET
 def landing(request: HttpRequest) -> HttpResponse:
     """Render the landing page; a room code in ``?code=`` pre-fills the join form (shared links)."""
@@ -52,5 +89,6 @@ def landing(request: HttpRequest) -> HttpResponse:
         "decision_timer_choices": DECISION_TIMER_CHOICES,
         "nickname_max_length": NICKNAME_MAX_LENGTH,
         "join_code": request.GET.get("code", "").strip().upper()[:16],
+        "games": game_choices(),
     }
     return render(request, "tournament/landing.html", context)

@@ -26,7 +26,8 @@ from cards.catalog import get_catalog
 from games.api import get_format
 from tournament.messages import error_text
 from tournament.models import ActionRecord, Event, Game
-from tournament.presentation import eventlog, present
+from tournament.presentation import competition, eventlog, present
+from tournament.rules.competition import MAGIC_FOOTBALL
 from tournament.rules.errors import RulesError
 from tournament.rules.projection import SPECTATOR, Viewer, project
 from tournament.rules.replay import Timeline
@@ -87,19 +88,26 @@ def _match_starts(game: Game, steps: list[tuple[int, int, int]], timeline: Timel
     out = []
     cat = get_catalog()
     rows = Event.objects.filter(game=game, kind="match_started").order_by("seq").values_list("seq", "payload")
+    game_names = dict(game.participants.values_list("seat", "nickname"))
     for seq, payload in rows:
         index = bisect.bisect_right(firsts, seq) - 1
         if index < 0:
             continue
         home = present.country(cat, payload.get("home"))
         away = present.country(cat, payload.get("away"))
+        if payload.get("home_role") == "seat":  # a room of another game: seat against seat
+            home = {"name": game_names.get(payload.get("home_coach"), "?")}
+            away = {"name": game_names.get(payload.get("away_coach"), "?")}
         step = steps[index][0] + 1
+        kind = present.match_kind_label(payload.get("match_kind", ""), payload.get("slot", ""))
+        if payload.get("home_role") == "seat":
+            kind = eventlog.round_label(f"round_{payload.get('round')}")
         out.append(
             {
                 "step": step,
                 "undone": timeline.undone(step, len(timeline)),
                 "label": "{kind}: {home} – {away}".format(
-                    kind=present.match_kind_label(payload.get("match_kind", ""), payload.get("slot", "")),
+                    kind=kind,
                     home=home["name"] if home else "?",
                     away=away["name"] if away else "?",
                 ),
@@ -157,7 +165,26 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
     log_ctx = eventlog.LogContext.from_state(state, viewer.seat, cat)
     recent = _events(game, viewer, over, max(0, last_seq - 5 * LOG_LINES), last_seq)[-LOG_LINES:]
     now_lines = eventlog.render(_events(game, viewer, over, first_seq - 1, last_seq), log_ctx) if step else []
-    board = present.board(view, cat) if state.status != "lobby" else None
+    if state.game != MAGIC_FOOTBALL:  # a room of another game: its own page shape (no money, no cards)
+        board = None
+        game_parts: dict[str, Any] = {
+            "competition_room": True,
+            "seats": competition.players(view),
+            "comp_banner": competition.banner(view),
+            "boards": competition.boards(view, None) if state.status != "lobby" else [],
+            "standings": competition.standings(view),
+            "board_assets": competition.board_assets(state.game),
+        }
+    else:
+        board = present.board(view, cat) if state.status != "lobby" else None
+        game_parts = {
+            "seats": present.seats(view, cat),
+            "banner": present.banner(view, cat),
+            "hand": present.hand(view, cat) if viewer.seat is not None and not over else None,
+            "duel": present.duel(view, cat),
+            "bracket": present.bracket(view, cat),
+            "revealed": _revealed_teams(view) if over else [],
+        }
     ctx: dict[str, Any] = {
         "page": "replay",
         "code": game.code,
@@ -171,16 +198,11 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
         "viewer_kind": view["viewer"],
         "is_host": False,
         "me_seat": viewer.seat,
-        "seats": present.seats(view, cat),
         "log": present.log_items(eventlog.render(recent, log_ctx)),
         "duel_feed": [],
         "fx": {"path": [], "src": None, "mover": None, "die": None, "fx": []},
-        "banner": present.banner(view, cat),
         "board": board,
         "pawn": board["pawn"] if board else None,
-        "hand": present.hand(view, cat) if viewer.seat is not None and not over else None,
-        "duel": present.duel(view, cat),
-        "bracket": present.bracket(view, cat),
         "identity": identity,
         "ws_path": "",
         "watch_url": reverse("room-watch", args=[game.code]),
@@ -195,10 +217,10 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
         "step_lines": now_lines,
         "step_actor": timeline.actions[step - 1][0] if step else "",
         "matches": _match_starts(game, steps, timeline),
-        "revealed": _revealed_teams(view) if over else [],
         "spectator_replay": viewer == SPECTATOR,
         "replay_base": reverse("room-replay", args=[game.code]),
         "last_die": None,
+        **game_parts,
     }
     return render(request, "tournament/replay.html", ctx)
 

@@ -27,8 +27,9 @@ from cards.catalog import get_catalog
 from tournament.consumers import actor_for
 from tournament.messages import error_text
 from tournament.models import Game
-from tournament.presentation import present
+from tournament.presentation import competition, present
 from tournament.realtime import frames, html
+from tournament.rules.competition import MAGIC_FOOTBALL
 from tournament.rules.errors import Forbidden, RulesError, StaleVersion
 from tournament.rules.projection import Viewer
 from tournament.rules.setup import rematch_house_rules
@@ -47,6 +48,7 @@ from tournament.views.landing import (
     NICKNAME_MAX_LENGTH,
     SEAT_CHOICES,
     VISIT_FEE_CHOICES,
+    game_choices,
 )
 
 log = logging.getLogger(__name__)
@@ -131,6 +133,7 @@ def _forms_context(**extra: Any) -> dict[str, Any]:
         "visit_fee_choices": VISIT_FEE_CHOICES,
         "decision_timer_choices": DECISION_TIMER_CHOICES,
         "nickname_max_length": NICKNAME_MAX_LENGTH,
+        "games": game_choices(),
         "values": {
             "mode": "world_cup",
             "seats": str(DEFAULT_SEATS),
@@ -152,10 +155,8 @@ def create(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "tournament/room_forms.html", _forms_context())
     form, errors = forms.parse_create(request.POST)
-    values = {
-        k: request.POST.get(k, "")[:64]
-        for k in ("nickname", "mode", "seats", "bots", "visit_fee_to", "decision_timer")
-    }
+    names = ("nickname", "mode", "seats", "bots", "visit_fee_to", "decision_timer", "game", "competition")
+    values = {k: request.POST.get(k, "")[:64] for k in names}
     if form is None:
         return render(
             request,
@@ -163,16 +164,26 @@ def create(request: HttpRequest) -> HttpResponse:
             _forms_context(values=values, errors={k: gettext(v) for k, v in errors.items()}),
             status=400,
         )
+    if form.game == MAGIC_FOOTBALL:
+        rules: dict[str, Any] = {
+            "seats": form.seats,
+            "visit_fee_to": form.visit_fee_to,
+            "decision_timer": form.decision_timer,
+        }
+    else:
+        rules = {
+            "seats": form.seats,
+            "competition": form.competition,
+            "decision_timer": form.decision_timer,
+            "options": form.options,
+        }
     try:
         room = room_create(
             nickname=form.nickname,
             mode=form.mode,
-            house_rules={
-                "seats": form.seats,
-                "visit_fee_to": form.visit_fee_to,
-                "decision_timer": form.decision_timer,
-            },
+            house_rules=rules,
             bots=[BOT_STRENGTH_FROM_LANDING] * form.bots,
+            game=form.game,
         )
     except RulesError as exc:
         field = "nickname" if exc.code in ("bad_nickname", "reserved_nickname") else "form"
@@ -285,7 +296,9 @@ def _page_context(
     )
     if identity.host and page == "host":
         ctx["voices"] = chat_views.voices_context(game, game.code)["voices"]
-    if identity.host and page == "host":
+    if game.kind != MAGIC_FOOTBALL:  # a room of another game: its board's styles and script
+        ctx["board_assets"] = competition.board_assets(game.kind)
+    elif identity.host and page == "host":
         ctx["chart_series"] = [
             {"key": f"p{seat}", "label": st.nickname, "seat": seat}
             for seat, st in sorted(snap.state.seats.items())
@@ -304,8 +317,15 @@ def _room_page(
     if identity.seat is None and not identity.host:
         return HttpResponseRedirect(reverse("room-watch", args=[game.code]))
     return render(
-        request, "tournament/game.html", _page_context(request, game, identity, "game"), status=status
+        request, _template(game, "game"), _page_context(request, game, identity, "game"), status=status
     )
+
+
+def _template(game: Game, page: str) -> str:
+    """The template of a room page: Magic Football's own, or the one page shape of the other games."""
+    if game.kind == MAGIC_FOOTBALL or page == "host":
+        return f"tournament/{page}.html"
+    return "tournament/competition_tv.html" if page == "bracket" else "tournament/competition.html"
 
 
 @require_GET
@@ -329,7 +349,7 @@ def watch(request: HttpRequest, code: str) -> HttpResponse:
         return room_missing(request, code)
     identity = identify_session(game, request.session)
     return render(
-        request, "tournament/watch.html", _page_context(request, game, identity, "watch", spectator=True)
+        request, _template(game, "watch"), _page_context(request, game, identity, "watch", spectator=True)
     )
 
 
@@ -343,7 +363,7 @@ def bracket(request: HttpRequest, code: str) -> HttpResponse:
         return room_missing(request, code)
     identity = identify_session(game, request.session)
     return render(
-        request, "tournament/bracket.html", _page_context(request, game, identity, "bracket", spectator=True)
+        request, _template(game, "bracket"), _page_context(request, game, identity, "bracket", spectator=True)
     )
 
 
