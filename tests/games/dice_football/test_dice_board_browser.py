@@ -106,6 +106,9 @@ def test_the_board_on_a_phone_and_a_desktop(browser):
     page.keyboard.press("End")
     assert page.evaluate("document.activeElement.value") == "1"
     assert page.evaluate("[...document.querySelectorAll('.dice-choice')].map(b => b.tabIndex)") == [-1, 0]
+    # an update that redraws the board keeps a keyboard user on the same choice
+    page.evaluate(SWAP, before)
+    page.wait_for_function(f"({focused}) === '1'")
 
     # Enter on a button and a click on a lit square both submit that choice (the page keeps the post)
     page.evaluate(

@@ -112,7 +112,7 @@
     each(buttons, function (b, i) {
       b.tabIndex = (current ? b === current : i === 0) ? 0 : -1;
     });
-    if (current) current.focus();
+    if (current) current.focus({ preventScroll: true });
   }
 
   function scan(root) {
