@@ -246,6 +246,8 @@ def _squares() -> list[dict[str, Any]]:
     return out
 
 
+_SQUARES = _squares()
+
 _PITCH = {
     "cell": CELL,
     "width": PITCH_W,
@@ -464,10 +466,7 @@ def board_context(
             "kind": to_decide["kind"],
             "window": to_decide.get("window", ""),
             "restart": "",
-            "face": None,
         }
-        if to_decide["kind"] == "direction":
-            pending["face"] = face_info(to_decide["die"], to_decide["face"])
         if to_decide["kind"] == "place":
             # the view tells the placing side (its decision's options), not yet the others
             options = (view.get("decision") or {}).get("options") or {}
@@ -481,7 +480,7 @@ def board_context(
             by_square.setdefault(name, []).append(c["index"])
     path_squares = {name for c in listed for name in c["path"]}
     squares = []
-    for sq in _squares():
+    for sq in _SQUARES:
         picks = by_square.get(sq["name"], [])
         squares.append(
             sq
