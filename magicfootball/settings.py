@@ -66,10 +66,15 @@ ROOT_URLCONF = "magicfootball.urls"
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "magicfootball.asgi.application"
 
+# A game brings its board's template and static files in games/<game>/templates and games/<game>/static;
+# they are found without a per-game edit here.
+GAME_TEMPLATE_DIRS = sorted(BASE_DIR.glob("games/*/templates"))
+GAME_STATIC_DIRS = sorted(BASE_DIR.glob("games/*/static"))
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", *GAME_TEMPLATE_DIRS],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -154,7 +159,7 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [BASE_DIR / "static", *GAME_STATIC_DIRS]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 
 LOGGING = {
