@@ -255,8 +255,9 @@ class Game:
     - ``private(state, side)``: what that side keeps to itself (card ids, …): no view for anyone else
       may contain it unless an event revealed it (``reveals``); the conformance suite checks this.
     - ``board``: the template of the board partial (``<package>/board.html`` under the game's
-      ``templates/``), which draws the format's ``view``; ``board_context(view, choices)`` turns a
-      viewer's view and the choices of his pending decision (None: he has none) into what it reads, as
+      ``templates/``), which draws the format's ``view``; ``board_context(view, choices, names)`` turns a
+      viewer's view, the choices of his pending decision (None: he has none) and who plays each side
+      (``{"home": "Anna", "away": "Ben"}``) into what it reads, as
       ``board``, beside ``act_url``, ``prompt_id``, ``version`` and ``action_id`` for its form (each
       choice is answered by its number, ``pick``). A game without a board has no pages yet.
     """
@@ -274,7 +275,9 @@ class Game:
     competitions: tuple[str, ...] = ("single", "cup", "league")
     in_magic_football: bool = False  # Magic Football's matches can be played as this game (house rule)
     board: str = ""
-    board_context: Callable[[Mapping[str, Any], list[dict[str, Any]] | None], dict[str, Any]] | None = None
+    board_context: (
+        Callable[[Mapping[str, Any], list[dict[str, Any]] | None, Mapping[str, str]], dict[str, Any]] | None
+    ) = None
     board_assets: tuple[str, ...] = ()  # the board's static files (``<package>/board.css``, ``board.js``)
 
     def clean_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:

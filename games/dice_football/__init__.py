@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.api import N_, Game, Line, MatchEvent, MatchSetup, Option, Ref, register_game
-from games.dice_football import bots, sentences
+from games.dice_football import board, bots, sentences
 from games.dice_football.rules import FORMAT, dice_setup
 from games.rng import Rng
 
@@ -78,6 +78,9 @@ GAME = register_game(
         room_setup=room_setup,
         line=line,
         options=OPTIONS,
+        board="dice_football/board.html",
+        board_context=board.board_context,
+        board_assets=("dice_football/board.css", "dice_football/board.js"),
         # in_magic_football stays off while Magic Football's pages cannot draw a dice-football match: a
         # house rule no page can show is refused (R20)
     )

@@ -15,6 +15,7 @@ from games.dice_football.dice import DIE_NAMES, FACES, PEN, STAR
 from games.dice_football.state import (
     PH_DIR,
     PH_OVER,
+    PH_PLACE,
     PH_STAR,
     PHASE_NAMES,
     RESTART_NAMES,
@@ -85,6 +86,11 @@ def project(
     if st.phase == PH_DIR:
         pending["die"] = DIE_NAMES[st.p_die]
         pending["face"] = FACES[st.p_die][st.p_face]
+        # public like the roll itself: the board draws where each direction takes the ball
+        pending["rotated"] = bool(st.p_rot)
+        pending["long_kick"] = st.p_mult == 2
+    elif st.phase == PH_PLACE:
+        pending["restart"] = RESTART_NAMES[st.ctx]  # everyone sees which restart the ball is placed for
     elif st.phase == PH_STAR:
         pending["window"] = WINDOW_NAMES[st.ctx]
     v["to_decide"] = pending

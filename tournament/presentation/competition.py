@@ -136,7 +136,7 @@ def boards(view: dict[str, Any], version: int | None) -> list[dict[str, Any]]:
                 "template": game.board,
                 "title": _title(mine, nick),
                 "number": mine["number"],
-                "board": game.board_context(mine["engine"], choices),
+                "board": game.board_context(mine["engine"], choices, _sides(mine, nick)),
                 "prompt_id": prompt["id"] if prompt is not None else "",
                 "version": version if prompt is not None else "",
                 "mine": True,
@@ -152,13 +152,17 @@ def boards(view: dict[str, Any], version: int | None) -> list[dict[str, Any]]:
                 "template": game.board,
                 "title": _title(m, nick),
                 "number": m["number"],
-                "board": game.board_context(engine, None),
+                "board": game.board_context(engine, None, _sides(m, nick)),
                 "prompt_id": "",
                 "version": "",
                 "mine": False,
             }
         )
     return out
+
+
+def _sides(m: dict[str, Any], nick: dict[int, str]) -> dict[str, str]:
+    return {"home": nick.get(m["home"], "?"), "away": nick.get(m["away"], "?")}
 
 
 def _title(m: dict[str, Any], nick: dict[int, str]) -> str:

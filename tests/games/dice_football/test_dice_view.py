@@ -40,7 +40,14 @@ def test_the_view_shows_the_last_roll_the_clock_and_a_pending_direction():
     v = FMT.view(st, None)
     assert v["last_roll"] == {"side": "home", "die": "pass", "face": "DF2"}
     assert v["ticks"] == 11 and v["ticks_left"] == 19 and not v["time_up"]
-    assert v["to_decide"] == {"side": "home", "kind": "direction", "die": "pass", "face": "DF2"}
+    assert v["to_decide"] == {
+        "side": "home",
+        "kind": "direction",
+        "die": "pass",
+        "face": "DF2",
+        "rotated": False,
+        "long_kick": False,
+    }
 
 
 def test_second_half_ends_are_swapped():
