@@ -76,9 +76,12 @@ bench: $(STAMP_DEV)
 peer bench-peer: $(STAMP_DEV)
 	$(BIN)/python bench/realtime.py --spectators 50 200 --rounds 3 --no-floor
 
+# Every translated language (settings.LANGUAGES minus the English source): one command keeps them all current.
+MESSAGES_LANGS := nl de es
+
 messages: $(STAMP_DEV)
-	$(BIN)/python manage.py makemessages -l nl --no-location $(MESSAGES_IGNORE)
-	$(BIN)/python manage.py compilemessages -l nl -i '.venv'
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGES_LANGS)) --no-location --no-wrap $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(MESSAGES_LANGS)) -i '.venv'
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -152,7 +152,7 @@ CSRF_COOKIE_SAMESITE = "Lax"
 
 # --- i18n -------------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("nl", _("Dutch"))]
+LANGUAGES = [("en", _("English")), ("nl", _("Dutch")), ("de", _("German")), ("es", _("Spanish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True

@@ -11,7 +11,8 @@ from django.utils import translation
 from django.views.defaults import server_error
 
 # Words that are the same in both languages (names, numbers, loanwords Dutch uses as is).
-SAME_IN_BOTH = {"Magic Football", "EN", "NL", "English", "Nederlands", "Bots"}
+# The language switch names each language in its own language, so those names are the same on every page.
+SAME_IN_BOTH = {"Magic Football", "English", "Nederlands", "Deutsch", "Español", "Bots"}
 
 
 class PageText(HTMLParser):

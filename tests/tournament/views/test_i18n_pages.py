@@ -21,10 +21,10 @@ pytestmark = pytest.mark.django_db
 SAME_IN_BOTH = {
     "Magic Football",
     "Open keeper",
-    "EN",
-    "NL",
-    "English",
+    "English",  # the language switch names each language in its own language
     "Nederlands",
+    "Deutsch",
+    "Español",
     "Bots",
     "Start",
     "Training",
