@@ -127,6 +127,11 @@ RESERVED_NICKNAMES = frozenset(
         "bank", "thebank", "debank",
         "official", "theofficial", "deofficial", "bankandofficial", "bankenofficial",
         "bonusfund", "thebonusfund", "bonusfonds", "hetbonusfonds",
+        # the same roles as German and Spanish pages name them
+        "gastgeber", "dergastgeber", "diebank", "funktionär", "derfunktionär", "bankundfunktionär",
+        "derbonusfonds",
+        "anfitrión", "anfitrion", "elanfitrión", "elanfitrion", "banca", "labanca", "delegado", "eldelegado",
+        "bancaydelegado", "labancayeldelegado", "cajadeprimas", "lacajadeprimas",
     }
 )  # fmt: skip
 

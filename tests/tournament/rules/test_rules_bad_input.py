@@ -459,11 +459,17 @@ def test_nobody_takes_the_name_of_the_host_the_bank_or_the_official():
         "bonus fonds",
         "H.o.s.t",
         "Bank!",
+        "Der Gastgeber",
+        "Funktionär",
+        "Anfitrión",
+        "La Banca",
+        "el delegado",
+        "Caja de Primas",
     ):
         err = refused(st, GUEST, {"type": "join", "nickname": name})
         assert err.code == "reserved_nickname", name
         assert "reserved for the host, the Bank and the Official" in err.message
-    for fine in ("Hostess", "Bankier", "Officially Ben", "Ghost", "Anna the host's sister"):
+    for fine in ("Hostess", "Bankier", "Officially Ben", "Ghost", "Anna the host's sister", "Bancario"):
         act(st, GUEST, {"type": "join", "nickname": fine})  # a name that only contains one is fine
 
 
