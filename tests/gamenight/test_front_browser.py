@@ -6,7 +6,6 @@ square's target is picked on the board, and the bracket page fits its header on 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -107,7 +106,6 @@ def test_the_replays_go_buttons_work_after_the_browsers_back(server: Any, browse
     code = start_game(anna, server.url)
     anna.wait_for_selector("#prompt form button[type=submit]", timeout=30_000)  # the game waits for Anna
     anna.goto(f"{server.url}/r/{code}/replay")
-    last = int(re.search(r"of (\d+)", anna.inner_text("#step-title")).group(1))
     go = anna.locator(".replay__jump").first.get_by_role("button", name="Go")
 
     # Go on a slow connection, then another page before the answer came, then Back: the browser restores
@@ -122,15 +120,15 @@ def test_the_replays_go_buttons_work_after_the_browsers_back(server: Any, browse
     anna.unroute("**/replay?step=2*")
     expect_enabled(anna)
     go.click()
-    anna.wait_for_selector(f"#step-title >> text=Step 2 of {last}")
+    anna.wait_for_selector("#step-title >> text=/Step 2 of \\d+/")  # (a bot may still add steps)
 
     # Back from a step the Go button went to: htmx's history shows the step before as it was
     back(anna)
-    anna.wait_for_selector(f"#step-title >> text=Step {last} of {last}")
+    anna.wait_for_selector("#step-title >> text=/Step (\\d+) of \\1$/")  # the latest step, however many
     expect_enabled(anna)
     anna.fill("#replay-step", "3")
     go.click()
-    anna.wait_for_selector(f"#step-title >> text=Step 3 of {last}")
+    anna.wait_for_selector("#step-title >> text=/Step 3 of \\d+/")
     assert not anna.errors
 
 
