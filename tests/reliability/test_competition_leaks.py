@@ -1,0 +1,140 @@
+"""Hidden information in the rooms of the other games: the card duel's practice rooms hide each side's
+players and match cards until the duel shows them. After every action of seeded rooms (one match, a league,
+a cup; bots of every strength), no viewer's projection, no event he may see and no HTML frame he receives
+names a card another side keeps to itself (``Game.private``) that no public event has shown yet
+(``Game.reveals``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+import sweep
+
+from cards.catalog import get_catalog
+from games.api import MatchEvent, get_game
+from games.rng import Rng
+from tournament.realtime import html
+from tournament.rules import bots
+from tournament.rules.engine import apply_action
+from tournament.rules.events import Actor
+from tournament.rules.projection import SPECTATOR, Viewer, project
+from tournament.rules.setup import new_game
+from tournament.selectors import event_visible
+from tournament.services.store import Snapshot
+
+pytestmark = pytest.mark.django_db
+
+# Rooms with one match at a time: every match deals from the same 22 rival cards, so two matches played side
+# by side hold the same ids and a card id alone could not say which match a view is talking about.
+ROOMS = [("single", 2), ("league", 3), ("cup", 3)]
+SEEDS = range(sweep.size(ci=2, soak=20))
+HTML_EVERY = sweep.size(ci=7, soak=1)  # rendering is dear: every 7th action in CI, every one in the soak
+
+
+def _strings(value: Any) -> set[str]:
+    return {s for s in json.dumps(value, default=str).replace('"', " ").split() if s}
+
+
+def hidden_from(state: Any, viewer: Viewer, shown: set[str]) -> set[str]:
+    """The cards of the playing matches that the viewer's sides do not own and no public event showed."""
+    game = get_game(state.game)
+    out: set[str] = set()
+    for m in state.playing_matches():
+        for side_name, side in (("home", m.home), ("away", m.away)):
+            if viewer.seat is not None and side is not None and side.seat == viewer.seat:
+                continue
+            out |= set(game.private(m.engine, side_name)) - shown
+    return out
+
+
+def opponents_cards(state: Any, viewer: Viewer, number: int, shown: set[str]) -> set[str]:
+    """What the viewer's opponent keeps to himself in match ``number``."""
+    m = next(m for m in state.matches if m.number == number)
+    other = "away" if m.home is not None and m.home.seat == viewer.seat else "home"
+    return set(get_game(state.game).private(m.engine, other)) - shown
+
+
+@pytest.mark.parametrize(("kind", "players"), ROOMS)
+def test_no_viewer_of_a_duel_room_sees_a_card_another_side_keeps(kind: str, players: int) -> None:
+    cat = get_catalog()
+    people = {**cat.field_players, **cat.keepers, **cat.rivals}
+    names = Counter(p.name for p in people.values())  # a name printed on two cards proves nothing
+    checked = Counter()
+    for seed in SEEDS:
+        st = new_game(seed, game="duel", house_rules={"seats": players, "competition": kind})
+        st, _ = apply_action(st, Actor("host"), {"type": "join", "nickname": "Anna", "host": True}, cat)
+        strengths = itertools.cycle(["strong", "easy", "random"])
+        while len(st.seats) < players:
+            st, _ = apply_action(st, Actor("host"), {"type": "add_bot", "strength": next(strengths)}, cat)
+        st, events = apply_action(st, Actor("host"), {"type": "start"}, cat)
+        rng = Rng(seed)
+        shown: set[str] = set()
+        viewers = [SPECTATOR, *(Viewer(s) for s in st.seats)]
+        seq = 0
+        for step in itertools.count():
+            game = get_game(st.game)
+            for e in events:
+                if e.kind.startswith("m.") and e.audience is None:  # a public match event shows its cards
+                    data = {k: v for k, v in e.payload.items() if k != "match"}
+                    shown |= set(game.reveals(MatchEvent(e.kind[2:], data)))
+            rows = []
+            for e in events:
+                seq += 1
+                rows.append({"seq": seq, "kind": e.kind, "payload": e.payload, "audience": e.audience})
+            assert len(st.playing_matches()) <= 1
+            for viewer in viewers:
+                secret = hidden_from(st, viewer, shown)
+                if not secret:
+                    continue
+                view = project(st, viewer, cat)
+                # his own match (playing, or the last one he played: the same 22 rival cards are dealt again
+                # in every match, so his old team's ids may be another side's now) is checked against the
+                # cards his opponent keeps in it; everything else in his view against every hidden card
+                own = view.get("match")
+                rest = {k: v for k, v in view.items() if k != "match"}
+                leaked = secret & _strings(rest)
+                if own is not None and own.get("status") == "playing":
+                    leaked |= opponents_cards(st, viewer, own["number"], shown) & _strings(own)
+                assert not leaked, (seed, step, viewer, "projection", sorted(leaked)[:3])
+                mine = [r for r in rows if event_visible(r["audience"], viewer)]
+                leaked = secret & _strings([r["payload"] for r in mine])
+                assert not leaked, (seed, step, viewer, "events", sorted(leaked)[:3])
+                checked["views"] += 1
+                if step % HTML_EVERY == 0:
+                    snap = Snapshot(
+                        game_id=0, code="leakroom", version=step, last_seq=seq, ledger_seq=0, state=st
+                    )
+                    ctx = html.room_context(snap, viewer, mine, seq - len(rows) + 1, full=False, view=view)
+                    frame = "".join(part for _name, part in html.render_regions(ctx))
+                    leaked = {c for c in secret if c in frame}
+                    unique = {people[c].name for c in secret if c in people and names[people[c].name] == 1}
+                    leaked |= {n for n in unique if n in frame}
+                    assert not leaked, (seed, step, viewer, "html", sorted(leaked)[:3])
+                    checked["html"] += 1
+            if st.status != "running":
+                break
+            prompt = st.prompts[rng.randbelow(len(st.prompts))]
+            choice = bots.decide(st, prompt, st.seats[prompt.seat].bot or "strong", cat, rng)
+            action = {"type": "answer", "prompt": prompt.id, "choice": choice}
+            st, events = apply_action(st, Actor("seat", prompt.seat), action, cat)
+        assert st.status == "finished"
+    assert checked["views"] > 100 and checked["html"] > 10, checked
+
+
+def test_the_check_sees_a_leak() -> None:
+    """The checker is not blind: the other side's private cards, put in a view, are found."""
+    cat = get_catalog()
+    st = new_game(3, game="duel", house_rules={"seats": 2, "competition": "single"})
+    st, _ = apply_action(st, Actor("host"), {"type": "join", "nickname": "Anna", "host": True}, cat)
+    st, _ = apply_action(st, Actor("host"), {"type": "add_bot", "strength": "easy"}, cat)
+    st, _ = apply_action(st, Actor("host"), {"type": "start"}, cat)
+    secret = hidden_from(st, Viewer(1), set())
+    assert secret
+    match = st.playing_matches()[0]
+    leaky = get_game("duel").format.view(match.engine, "away" if match.home.seat == 1 else "home")
+    assert secret & _strings(leaky)
