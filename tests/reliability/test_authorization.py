@@ -5,7 +5,9 @@ Roles: ``anonymous`` (no credentials), ``spectator`` (seat 2's credentials on a 
 ``as=spectator`` — or, for pages, a browser seated in another room), ``seat 1``–``seat 3`` (players;
 in a running game one of them holds the open roll), ``host`` (the room's host key; the host does not
 play in these rooms). Each cell gets a fresh room, so an allowed action cannot hide a refused one.
-Actions are tried over the websocket protocol and as the room pages' form posts.
+Actions are tried over the websocket protocol and as the room pages' form posts. Every cell is tried in a
+Magic Football room and in a room of another game (a dice-football cup: its decisions answered by ``pick``,
+its house rules by the ``room_rules`` form, no money to transfer).
 """
 
 from __future__ import annotations
@@ -30,8 +32,12 @@ ROLES = ("anonymous", "spectator", "seat 1", "seat 2", "seat 3", "host")
 ACTIVE = "active seat"  # stands for whichever seat holds the open roll in a running game
 
 
+DICE = "dice-football"
+
+
 @dataclass
 class Setup:
+    game: str
     code: str
     host_key: str
     tokens: dict[int, str]
@@ -41,9 +47,10 @@ class Setup:
     version: int
 
 
-def _setup(phase: str) -> Setup:
+def _setup(phase: str, game: str = "magic-football") -> Setup:
     other = room_create(nickname="Elsewhere", seed=1, house_rules={"seats": 2})
-    room = room_create(nickname=None, seed=31, house_rules={"seats": 5})
+    rules = {"seats": 5} if game == "magic-football" else {"seats": 5, "competition": "cup"}
+    room = room_create(nickname=None, seed=31, house_rules=rules, game=game)
     tokens = {}
     for name in ("Ann", "Ben", "Cy"):
         seat, token = room_join(code=room.code, nickname=name)
@@ -68,7 +75,7 @@ def _setup(phase: str) -> Setup:
             action_id="pause",
         )
     game = Game.objects.get(code=room.code)
-    return Setup(room.code, room.host_key, tokens, other.token or "", active, prompt, game.version)
+    return Setup(game.kind, room.code, room.host_key, tokens, other.token or "", active, prompt, game.version)
 
 
 # (phase, name) -> (action, form fields, roles allowed)
@@ -99,6 +106,29 @@ def _cases() -> list[tuple[str, str, set[str]]]:
     ]
 
 
+def _dice_cases() -> list[tuple[str, str, set[str]]]:
+    """The same matrix in a dice-football cup: its decisions, its house rules, and no money at all."""
+    host, players = {"host"}, {"seat 1", "seat 2", "seat 3"}
+    return [
+        ("lobby", "join", {"anonymous", "host"}),
+        ("lobby", "add_bot", host),
+        ("lobby", "room_rules", host),
+        ("lobby", "start", host),
+        ("lobby", "remove_seat 3", {"seat 3", "host"}),
+        ("lobby", "leave", players),
+        ("running", "pick", {ACTIVE}),
+        ("running", "force_default", host),
+        ("running", "pause", host),
+        ("running", "end_game", host),
+        ("running", "transfer", set()),
+        ("running", "seat_bot", host),
+        ("running", "join", set()),
+        ("running", "room_rules", set()),
+        ("paused", "resume", host),
+        ("paused", "pick", set()),
+    ]
+
+
 def _action(name: str, s: Setup) -> tuple[dict[str, Any], dict[str, str]]:
     """The protocol action and the equivalent room-page form fields."""
     if name == "join":
@@ -122,6 +152,17 @@ def _action(name: str, s: Setup) -> tuple[dict[str, Any], dict[str, str]]:
         return {"type": "remove_seat", "seat": 3}, {"action": "remove_seat", "seat": "3"}
     if name == "leave":
         return {"type": "remove_seat", "seat": None}, {"action": "leave"}
+    if name == "room_rules":
+        return (
+            {"type": "house_rules", "competition": "league"},
+            {"action": "room_rules", "competition": "league", "seats": "5", "decision_timer": "0"},
+        )
+    if name == "pick":
+        return {"type": "answer", "prompt": s.prompt, "pick": 0}, {
+            "action": "pick",
+            "prompt": str(s.prompt),
+            "pick": "0",
+        }
     if name == "answer roll":
         return ({"type": "answer", "prompt": s.prompt, "choice": {"roll": True}}, {"action": "roll"})
     if name == "force_default":
@@ -155,8 +196,11 @@ def _state(code: str) -> tuple[int, int, int]:
     return game.version, game.last_seq, ActionRecord.objects.filter(game=game).count()
 
 
-CELLS = [(phase, name, role) for phase, name, _ in _cases() for role in ROLES]
-ALLOWED = {(phase, name): allowed for phase, name, allowed in _cases()}
+CASES = {"magic-football": _cases(), DICE: _dice_cases()}
+CELLS = [
+    (game, phase, name, role) for game, cases in CASES.items() for phase, name, _ in cases for role in ROLES
+]
+ALLOWED = {(game, phase, name): allowed for game, cases in CASES.items() for phase, name, allowed in cases}
 
 
 def _expect(
@@ -168,7 +212,7 @@ def _expect(
     after: tuple[int, int, int],
     answer: str,
 ) -> None:
-    allowed = _allowed(role, ALLOWED[(phase, name)], s)
+    allowed = _allowed(role, ALLOWED[(s.game, phase, name)], s)
     if name == "leave" and role in ("seat 1", "seat 2", "seat 3"):
         allowed = True
     if allowed:
@@ -179,11 +223,11 @@ def _expect(
 
 # --------------------------------------------------------------------------------- over the socket
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("phase", "name", "role"), CELLS)
-async def test_protocol_action(phase: str, name: str, role: str) -> None:
+@pytest.mark.parametrize(("game", "phase", "name", "role"), CELLS)
+async def test_protocol_action(game: str, phase: str, name: str, role: str) -> None:
     from magicfootball.asgi import application
 
-    s = await database_sync_to_async(_setup)(phase)
+    s = await database_sync_to_async(_setup)(phase, game)
     query = "?as=spectator" if role == "spectator" else ""
     comm = WebsocketCommunicator(
         application, f"/ws/r/{s.code}/{query}", headers=[(b"origin", b"http://127.0.0.1")]
@@ -242,9 +286,9 @@ def _browser(s: Setup, role: str) -> Client:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("phase", "name", "role"), CELLS)
-def test_form_post(phase: str, name: str, role: str) -> None:
-    s = _setup(phase)
+@pytest.mark.parametrize(("game", "phase", "name", "role"), CELLS)
+def test_form_post(game: str, phase: str, name: str, role: str) -> None:
+    s = _setup(phase, game)
     browser = _browser(s, role)
     _action_json, form = _action(name, s)
     before = _state(s.code)
@@ -287,11 +331,12 @@ PAGES = [
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", ["magic-football", DICE])
 @pytest.mark.parametrize(
     ("page", "phase", "expected"), PAGES, ids=[f"{p or 'room'}-{ph}" for p, ph, _ in PAGES]
 )
-def test_pages(page: str, phase: str, expected: dict[str, int]) -> None:
-    s = _setup(phase)
+def test_pages(game: str, page: str, phase: str, expected: dict[str, int]) -> None:
+    s = _setup(phase, game)
     for role in ROLES:
         browser = _browser(s, role)
         browser.defaults.pop("HTTP_HX_REQUEST", None)
