@@ -145,6 +145,13 @@ LIKELY = st.one_of(
             ),
         }
     ),
+    st.fixed_dictionaries(  # a board's button: the number of a listed choice (any game)
+        {
+            "type": st.just("answer"),
+            "prompt": st.integers(min_value=1, max_value=40),
+            "pick": st.one_of(st.integers(min_value=-1, max_value=6), JUNK),
+        }
+    ),
     st.fixed_dictionaries({"type": st.just("join"), "nickname": NICKNAMES}),
     st.fixed_dictionaries({"type": st.sampled_from(["pause", "resume", "add_bot", "roll"])}),
     st.fixed_dictionaries(
@@ -180,12 +187,17 @@ FRAMES = st.one_of(
 
 
 def _room(phase: str) -> tuple[Any, dict[int, str]]:
-    room = room_create(nickname="Hosta", seed=17, house_rules={"seats": 6})
+    """A room with the host (seat 1) and two players; ``…-dice``: a dice-football cup instead."""
+    if phase.endswith("-dice"):
+        rules = {"seats": 6, "competition": "cup", "options": {"length": "short"}}
+        room = room_create(nickname="Hosta", seed=17, house_rules=rules, game="dice-football")
+    else:
+        room = room_create(nickname="Hosta", seed=17, house_rules={"seats": 6})
     tokens = {1: room.token}
     for name in ("Ben", "Cy"):
         seat, token = room_join(code=room.code, nickname=name)
         tokens[seat] = token
-    if phase == "running":
+    if phase.startswith("running"):
         game_act(
             code=room.code,
             actor=Actor("host"),
@@ -274,7 +286,7 @@ FUZZ_EXAMPLES = sweep.examples(150)  # 100 already found the one bug the fuzzer 
 tally: Counter[str] = Counter()
 
 
-@pytest.mark.parametrize("phase", ["lobby", "running"])
+@pytest.mark.parametrize("phase", ["lobby", "running", "running-dice"])
 @hsettings(
     max_examples=FUZZ_EXAMPLES,
     deadline=None,
@@ -448,7 +460,7 @@ def _unescaped(body: str, values: list[str]) -> list[str]:
     return [v for v in values if ("<" in v or '"' in v) and len(v) >= 4 and v in body]
 
 
-@pytest.mark.parametrize("phase", ["lobby", "running"])
+@pytest.mark.parametrize("phase", ["lobby", "running", "running-dice"])
 @hsettings(
     max_examples=FUZZ_EXAMPLES,
     deadline=None,
