@@ -240,7 +240,8 @@ class Room:
 
 @pytest.fixture
 def game_room() -> Callable[..., Room]:
-    """``game_room(humans=3, bots=0, host_plays=True, start=True, seed=7)`` in the default database."""
+    """``game_room(humans=3, bots=0, host_plays=True, start=True, seed=7)`` in the default database;
+    ``game="dice-football", seats=2, competition="single"`` opens a room of another game."""
 
     def make(
         humans: int = 3,
@@ -249,6 +250,7 @@ def game_room() -> Callable[..., Room]:
         start: bool = True,
         seed: int = 7,
         bot_strength: str = "easy",
+        game: str = "magic-football",
         **house_rules: Any,
     ) -> Room:
         from tournament.models import Game
@@ -257,7 +259,7 @@ def game_room() -> Callable[..., Room]:
         from tournament.services.rooms import room_create, room_join
 
         rules = {"seats": 8, **house_rules}
-        room = room_create(nickname="Hosta" if host_plays else None, seed=seed, house_rules=rules)
+        room = room_create(nickname="Hosta" if host_plays else None, seed=seed, house_rules=rules, game=game)
         tokens: dict[int, str] = {}
         if room.seat is not None and room.token is not None:
             tokens[room.seat] = room.token

@@ -74,7 +74,12 @@ def _conflicting_calls(code: str, version: int, round_no: int) -> list[Callable[
     calls: list[Callable[[], ActResult]] = []
     for i in range(THREADS):
         kind = i % 5
-        if kind == 0:
+        if state.game != "magic-football" and kind in (2, 4):  # no money there: another of the listed choices
+            actor, action = (
+                Actor("seat", prompt.seat),
+                {"type": "answer", "prompt": prompt.id, "pick": i % len(prompt.choices)},
+            )
+        elif kind == 0:
             actor, action = (
                 Actor("seat", prompt.seat),
                 {"type": "answer", "prompt": prompt.id, "choice": prompt.default},
@@ -103,8 +108,17 @@ def _conflicting_calls(code: str, version: int, round_no: int) -> list[Callable[
     return calls
 
 
-def test_fifty_concurrent_conflicting_actions_apply_exactly_one(pg_catalog_default: str, game_room) -> None:
-    room = game_room(humans=3, bots=1)
+ROOMS = {
+    "magic-football": {"humans": 3, "bots": 1},
+    "dice-football": {"humans": 2, "game": "dice-football", "seats": 2, "competition": "single"},
+}
+
+
+@pytest.mark.parametrize("game", list(ROOMS))
+def test_fifty_concurrent_conflicting_actions_apply_exactly_one(
+    pg_catalog_default: str, game_room, game: str
+) -> None:
+    room = game_room(**ROOMS[game])
     tried = 0
     for round_no in range(ROUNDS):
         before = _rows(room.code)
