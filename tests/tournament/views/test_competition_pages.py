@@ -186,3 +186,29 @@ def test_a_dice_cup_is_created_from_the_landing_page_with_its_options(dice_with_
         refused = browser.post("/rooms/new", {**fields, **bad})
         assert refused.status_code == 400 and field in text(refused)
     assert Game.objects.count() == 1
+
+
+def test_a_click_on_the_board_counts_although_the_other_match_moved_the_room_on():
+    """In a league of four two matches run at once: while Anna reads her board the other match's rolls
+    move the room's version on, and her click (which names her open decision) must still count."""
+    from tournament.rules.events import Actor
+    from tournament.services.actions import game_act
+
+    room = dice_room("league", seats=4, bots=3)
+    start(room)
+    st = play_defaults(room.code, lambda st: any(p.seat == 1 for p in st.prompts))
+    mine = next(p for p in st.prompts if p.seat == 1)
+    seen = version_of(room.code)
+    other = next(p for p in st.prompts if p.seat != 1 and p.context.get("match") != mine.context.get("match"))
+    game_act(
+        code=room.code,
+        actor=Actor("seat", other.seat),
+        action={"type": "answer", "prompt": other.id, "choice": other.default},
+        expected_version=None,
+        action_id="the-other-match",
+    )
+    assert version_of(room.code) == seen + 1
+    response = act(room.host, room.code, action="pick", prompt=str(mine.id), pick="0", version=str(seen))
+    assert response.status_code == 200 and "moved on" not in response.content.decode()
+    assert version_of(room.code) == seen + 2
+    assert all(p.id != mine.id for p in state_of(room.code).prompts)  # her decision was taken
