@@ -382,6 +382,19 @@ def bracket(state: GameState) -> list[dict[str, Any]]:
     return rounds
 
 
+def _live_scores(items: list[dict[str, Any]], live: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Summaries (or bracket rounds of them) with the running matches' score as it stands: a match's
+    record keeps its score only from the final whistle, its format's view has it all along."""
+    out = []
+    for item in items:
+        if "matches" in item:  # a bracket round
+            out.append(dict(item, matches=_live_scores(item["matches"], live)))
+            continue
+        view = live.get(str(item["number"])) if item["status"] == "playing" else None
+        out.append(dict(item, score=list(view["score"])) if view and "score" in view else item)
+    return out
+
+
 def public_part(state: GameState) -> dict[str, Any]:
     """Everything of a competition room that is the same for every viewer."""
     comp = state.competition
@@ -406,8 +419,8 @@ def public_part(state: GameState) -> dict[str, Any]:
             else None
         ),
         "table": standings(state),
-        "bracket": bracket(state),
-        "matches": [match_summary(m) for m in state.matches],
+        "bracket": _live_scores(bracket(state), live),
+        "matches": _live_scores([match_summary(m) for m in state.matches], live),
         "live": live,
         # who decides what (their match's number), and the decision timer's deadline or time left (R19)
         "prompts": [
@@ -454,6 +467,8 @@ def personal_part(
             view = dict(match_summary(mine), my_side=side)
             if mine.engine is not None:
                 view["engine"] = get_game(mine.format).format.view(mine.engine, side, reveal_all=reveal)
+                if mine.status == "playing" and "score" in view["engine"]:
+                    view["score"] = list(view["engine"]["score"])
             if match_views is not None:
                 match_views[key] = view
         part["match"] = view

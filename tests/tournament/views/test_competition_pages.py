@@ -212,3 +212,16 @@ def test_a_click_on_the_board_counts_although_the_other_match_moved_the_room_on(
     assert response.status_code == 200 and "moved on" not in response.content.decode()
     assert version_of(room.code) == seen + 2
     assert all(p.id != mine.id for p in state_of(room.code).prompts)  # her decision was taken
+
+
+def test_the_tv_shows_the_running_matches_score_as_it_stands():
+    room = dice_room("league", seats=4, bots=3)
+    start(room)
+    st = play_defaults(
+        room.code, lambda st: any(m.status == "playing" and sum(m.engine.score) for m in st.matches)
+    )
+    scored = next(m for m in st.matches if m.status == "playing" and sum(m.engine.score))
+    names = {s: v.nickname for s, v in st.seats.items()}
+    tv = text(Client().get(f"/r/{room.code}/bracket"))
+    home, away = names[scored.home.seat], names[scored.away.seat]
+    assert f"{home} {scored.engine.score[0]}–{scored.engine.score[1]} {away}" in tv
