@@ -225,3 +225,27 @@ def test_the_tv_shows_the_running_matches_score_as_it_stands():
     tv = text(Client().get(f"/r/{room.code}/bracket"))
     home, away = names[scored.home.seat], names[scored.away.seat]
     assert f"{home} {scored.engine.score[0]}–{scored.engine.score[1]} {away}" in tv
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("de", ("Würfelfußball", "Tabelle")),
+        ("es", ("Fútbol de dados", "Clasificación")),
+        ("nl", ("Dobbelvoetbal", "Stand")),
+    ],
+)
+def test_a_dice_room_speaks_german_spanish_and_dutch(lang, words):
+    room = dice_room("league", seats=3, bots=2)
+    start(room)
+    play_defaults(room.code, lambda st: st.prompts and st.prompts[0].id > 6)
+    room.host.cookies["django_language"] = lang
+    for page in ("", "watch", "bracket", "host", "replay"):
+        response = room.host.get(f"/r/{room.code}/{page}")
+        body = response.content.decode()
+        assert response.status_code == 200 and f'lang="{lang}"' in body, page
+        shown = text(response)
+        for english in ("League table", "Your decision", "What happened", "Players", "wins the"):
+            assert english not in shown, (lang, page, english)
+    game_page = text(room.host.get(f"/r/{room.code}/"))
+    assert all(word in game_page for word in words), (lang, words)
