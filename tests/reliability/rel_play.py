@@ -38,8 +38,11 @@ async def play(
             raise TimeoutError(f"played {len(versions)} of {actions} actions in {timeout} s")
         mover = next((c for c in players if c.my_prompts()), None)
         if mover is None:  # a bot seat or the house bot is deciding: wait for the next version
+            # (as long as the whole play may take: a server just restarted after a kill -9 on a loaded
+            # machine took longer than 10 s to get its bots going again, in one of five runs)
             newest = max(c.version for c in players)
-            await asyncio.gather(*(c.wait_for(lambda c, v=newest: c.version > v, 10) for c in players[:1]))
+            left = max(1.0, deadline - time.monotonic())
+            await asyncio.gather(*(c.wait_for(lambda c, v=newest: c.version > v, left) for c in players[:1]))
             continue
         prompt = mover.my_prompts()[0]
         sent = mover.version
