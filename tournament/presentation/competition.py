@@ -14,16 +14,12 @@ from django.utils.translation import gettext
 
 from games.api import get_game
 from tournament.presentation.eventlog import round_label
+from tournament.presentation.present import names
 
 
 def game_title(key: str) -> str:
     """A game's name in the reader's language."""
     return gettext(get_game(key).title)
-
-
-def names(view: dict[str, Any]) -> dict[int, str]:
-    """Nicknames by seat."""
-    return {s["seat"]: s["nickname"] for s in view.get("seats", [])}
 
 
 def _side(seat: int | None, nick: dict[int, str]) -> dict[str, Any]:
