@@ -81,7 +81,6 @@ GAME = register_game(
         board="dice_football/board.html",
         board_context=board.board_context,
         board_assets=("dice_football/board.css", "dice_football/board.js"),
-        # in_magic_football stays off while Magic Football's pages cannot draw a dice-football match: a
-        # house rule no page can show is refused (R20)
+        in_magic_football=True,  # Magic Football's pages draw its matches with this board (R20)
     )
 )

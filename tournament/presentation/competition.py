@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 from games.api import get_game
 from tournament.presentation.eventlog import round_label
 from tournament.presentation.present import names
+from tournament.rules.competition import MAGIC_FOOTBALL
 
 
 def game_title(key: str) -> str:
@@ -169,10 +170,15 @@ def _title(m: dict[str, Any], nick: dict[int, str]) -> str:
 
 
 def board_assets(key: str) -> dict[str, list[str]]:
-    """The stylesheets and scripts of a game's board (``Game.board_assets``), as static URLs."""
+    """The stylesheets and scripts a room's pages load for its boards (``Game.board_assets``), as static
+    URLs: its game's; in Magic Football, those of every game its matches may be played as (R20), since the
+    host may switch the house rule after the page was loaded."""
     from django.templatetags.static import static
 
-    assets = get_game(key).board_assets
+    from tournament.rules.setup import match_formats
+
+    keys = [k for k in match_formats() if k != "duel"] if key == MAGIC_FOOTBALL else [key]
+    assets = [a for k in keys for a in get_game(k).board_assets]
     return {
         "css": [static(a) for a in assets if a.endswith(".css")],
         "js": [static(a) for a in assets if a.endswith(".js")],

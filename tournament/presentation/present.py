@@ -17,6 +17,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from cards.catalog import Catalog, SquareKind
+from games.api import get_game
 from tournament.presentation.eventlog import (
     Labels,
     LogLine,
@@ -434,17 +435,23 @@ def prompts(view: dict[str, Any], cat: Catalog) -> list[dict[str, Any]]:
     if held_by_bot(view):
         return out
     version = view.get("version")
+    match = view.get("match") or {}
     for p in view.get("my_prompts", []):
         entry: dict[str, Any] = {
             "id": p["id"],
             "kind": p["kind"],
+            "template": p["kind"],
             "version": version,
             "action_id": new_action_id(),
             "default": p.get("default") or {},
         }
         opts = p.get("options") or {}
         kind = p["kind"]
-        if kind == "buy":
+        if opts.get("match") is not None and match.get("format", "duel") != "duel":
+            # a match played as another game (R20): its board above holds the choices
+            entry["template"] = "on_board"
+            entry["game"] = gettext(get_game(match["format"]).title)
+        elif kind == "buy":
             entry["card"] = card(cat, opts["card"])
             entry["price_text"] = money_text(opts.get("price", 0))
             entry["box"] = opts.get("kind")
@@ -596,6 +603,8 @@ def duel(view: dict[str, Any], cat: Catalog) -> dict[str, Any] | None:
     match = view.get("match")
     if not match:
         return None
+    if match.get("format", "duel") != "duel":
+        return _game_match(view, cat, match)
     engine = match.get("engine") or {}
     nick = names(view)
     sides_view = engine.get("sides") or {}
@@ -698,6 +707,48 @@ def duel(view: dict[str, Any], cat: Catalog) -> dict[str, Any] | None:
         "periods": engine.get("periods") or [],
         "window_plays": plays_by_target,
         "result": result,
+    }
+
+
+def _game_match(view: dict[str, Any], cat: Catalog, match: dict[str, Any]) -> dict[str, Any]:
+    """A match played as another game (house rule R20): the countries and coaches above, the game's own
+    board below, drawn from this viewer's side with the choices of his pending decision in it."""
+    game = get_game(match["format"])
+    nick = names(view)
+    engine = match.get("engine") or {}
+    number = match.get("number")
+    mine = [p for p in view.get("my_prompts", []) if (p.get("options") or {}).get("match") == number]
+    prompt = mine[0] if mine and not held_by_bot(view) else None
+    sides = []
+    for name in ("home", "away"):
+        meta = match.get(name) or {}
+        sides.append(
+            {
+                "name": name,
+                "country": country(cat, meta.get("country")),
+                "coach": _coach_label(meta, nick),
+                "coach_seat": meta.get("seat"),
+                "mine": match.get("my_side") == name,
+            }
+        )
+    label = {s["name"]: s["country"]["name"] if s["country"] else s["coach"] for s in sides}
+    return {
+        "number": match.get("number"),
+        "kind_label": match_kind_label(match.get("kind", ""), match.get("slot", "")),
+        "period_label": gettext(game.title),
+        "score": engine.get("score") or match.get("score") or [0, 0],
+        "sides": sides,
+        "home": sides[0],
+        "away": sides[1],
+        "my_side": match.get("my_side"),
+        "game": {
+            "title": gettext(game.title),
+            "template": game.board,
+            "board": game.board_context(engine, prompt["choices"] if prompt else None, label),
+            "prompt_id": prompt["id"] if prompt else "",
+            "version": view.get("version") if prompt else "",
+        },
+        "result": engine.get("result"),
     }
 
 

@@ -32,10 +32,12 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from cards.catalog import get_catalog
+from games.api import get_game
 from tournament.models import LedgerEntry
 from tournament.presentation import competition, eventlog, present
 from tournament.realtime.wire import Frame
 from tournament.rules.projection import SPECTATOR, Viewer
+from tournament.rules.setup import match_formats
 from tournament.selectors import event_visible, recent_events_for, view_for
 from tournament.services import timers
 from tournament.services.store import Snapshot
@@ -195,9 +197,19 @@ def lobby(view: dict[str, Any], cup_winner: str = "") -> dict[str, Any]:
         "timer_label": gettext("no timer") if not timer else gettext("%(n)s seconds") % {"n": timer},
         "seat_choices": list(range(max(2, len(taken)), 9)),
         "timer_choices": [0, 30, 60, 120, 300],
+        "match_format": rules.get("match_format", "duel"),
+        "format_label": match_format_label(rules.get("match_format", "duel")),
+        "format_choices": [(key, match_format_label(key)) for key in match_formats()],
         "version": view.get("version"),
         "pre_qualified": present.pre_qualified(get_catalog(), cup_winner, str(view.get("mode"))),
     }
+
+
+def match_format_label(key: str) -> str:
+    """How Magic Football's matches are played (R20), in words."""
+    if key == "duel":
+        return gettext("Card duel (rulebook)")
+    return gettext(get_game(key).title)
 
 
 def reason_label(reason: str) -> str:

@@ -217,6 +217,7 @@ def _match_summary(m: MatchRecord) -> dict[str, Any]:
         "number": m.number,
         "kind": m.kind,
         "slot": m.slot,
+        "format": m.format,  # the card duel or another game (house rule R20)
         "status": m.status,
         "home": _side(m.home),
         "away": _side(m.away),

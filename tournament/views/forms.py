@@ -46,7 +46,10 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "add_bot": (frozenset({"strength"}), frozenset()),
     "remove_seat": (frozenset({"seat"}), frozenset()),
     "leave": (frozenset(), frozenset()),
-    "house_rules": (frozenset({"mode", "seats", "visit_fee_to", "decision_timer"}), frozenset()),
+    "house_rules": (
+        frozenset({"mode", "seats", "visit_fee_to", "decision_timer", "match_format"}),
+        frozenset(),
+    ),
     "room_rules": (frozenset({"competition", "seats", "decision_timer"}), frozenset()),  # other games
     "start": (frozenset(), frozenset()),
     "pause": (frozenset(), frozenset()),
@@ -62,6 +65,7 @@ OPTIONAL = {
     "keep_selection": frozenset({"keeper", "field"}),
     "ac_keep": frozenset({"keep"}),
     "lineup": frozenset({"reserve"}),
+    "house_rules": frozenset({"match_format"}),
 }
 PROMPT_ANSWERS = frozenset(
     {
@@ -253,13 +257,16 @@ def _build(form: str, fields: dict[str, list[str]]) -> dict[str, Any]:
                 "seats": _int(one("seats"), 2, 8, "seats"),
                 "decision_timer": timer or None,
             }
-        return {
+        rules = {
             "type": "house_rules",
             "mode": _choice(one("mode"), ("world_cup", "euro")),
             "seats": _int(one("seats"), 2, 8, "seats"),
             "visit_fee_to": _choice(one("visit_fee_to"), ("coach", "bank")),
             "decision_timer": timer or None,
         }
+        if one("match_format"):  # how the matches are played (R20); the rules refuse a game not offered
+            rules["match_format"] = _choice(one("match_format"), game_keys())
+        return rules
     if form in ("start", "pause", "resume", "end_game"):
         return {"type": form}
     if form == "transfer":

@@ -173,7 +173,6 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
             "comp_banner": competition.banner(view),
             "boards": competition.boards(view, None) if state.status != "lobby" else [],
             "standings": competition.standings(view),
-            "board_assets": competition.board_assets(state.game),
         }
     else:
         board = present.board(view, cat) if state.status != "lobby" else None
@@ -220,6 +219,7 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
         "spectator_replay": viewer == SPECTATOR,
         "replay_base": reverse("room-replay", args=[game.code]),
         "last_die": None,
+        "board_assets": competition.board_assets(state.game),
         **game_parts,
     }
     return render(request, "tournament/replay.html", ctx)

@@ -296,9 +296,8 @@ def _page_context(
     )
     if identity.host and page == "host":
         ctx["voices"] = chat_views.voices_context(game, game.code)["voices"]
-    if game.kind != MAGIC_FOOTBALL:  # a room of another game: its board's styles and script
-        ctx["board_assets"] = competition.board_assets(game.kind)
-    elif identity.host and page == "host":
+    ctx["board_assets"] = competition.board_assets(game.kind)  # its boards' styles and scripts
+    if game.kind == MAGIC_FOOTBALL and identity.host and page == "host":
         ctx["chart_series"] = [
             {"key": f"p{seat}", "label": st.nickname, "seat": seat}
             for seat, st in sorted(snap.state.seats.items())

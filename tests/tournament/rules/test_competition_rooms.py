@@ -82,13 +82,7 @@ def test_the_draw_and_every_roll_are_the_seeds() -> None:
     assert a.competition == b.competition and a.winner == b.winner
 
 
-def test_magic_football_plays_its_matches_as_dice_football_when_the_house_rule_says_so(monkeypatch) -> None:
-    import dataclasses
-
-    from games import api
-
-    dice = get_game("dice-football")
-    monkeypatch.setitem(api._GAMES, dice.key, dataclasses.replace(dice, in_magic_football=True))
+def test_magic_football_plays_its_matches_as_dice_football_when_the_house_rule_says_so() -> None:
     st = new_game(5, house_rules={"seats": 4, "match_format": "dice-football"})
     for name in ("Anna", "Ben"):
         st, _ = act(st, GUEST, {"type": "join", "nickname": name})
@@ -112,11 +106,23 @@ def test_magic_football_plays_its_matches_as_dice_football_when_the_house_rule_s
 # ------------------------------------------------------------------------------------------ bad input
 
 
-def test_a_match_format_magic_football_cannot_show_is_refused() -> None:
-    assert not get_game("dice-football").in_magic_football  # until its pages draw a dice match
-    with pytest.raises(Exception) as info:
-        new_game(5, house_rules={"seats": 4, "match_format": "dice-football"})
-    assert getattr(info.value, "code", None) == "malformed"
+@pytest.mark.parametrize("offered", [True, False])
+def test_a_match_format_magic_football_does_not_offer_is_refused(monkeypatch, offered: bool) -> None:
+    """R20: only a game that offers itself (its board can draw a Magic Football match) may be chosen."""
+    import dataclasses
+
+    from games import api
+
+    dice = get_game("dice-football")
+    monkeypatch.setitem(api._GAMES, dice.key, dataclasses.replace(dice, in_magic_football=offered))
+    for key in ("tiddlywinks", "dice-football"):
+        if key == "dice-football" and offered:
+            chosen = new_game(5, house_rules={"seats": 4, "match_format": key}).house_rules
+            assert chosen["match_format"] == key
+            continue
+        with pytest.raises(Exception) as info:
+            new_game(5, house_rules={"seats": 4, "match_format": key})
+        assert getattr(info.value, "code", None) == "malformed"
 
 
 def test_a_game_that_does_not_exist_is_refused() -> None:

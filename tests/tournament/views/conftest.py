@@ -17,10 +17,15 @@ def make_room(db: Any) -> Callable[..., Room]:
     """``make_room(bots=2, seed=7)``: a lobby with Anna (host, seat 1) and bots; her browser is logged in."""
 
     def make(
-        bots: int = 2, seed: int = 7, nickname: str = "Anna", seats: int = 6, strength: str = "easy"
+        bots: int = 2,
+        seed: int = 7,
+        nickname: str = "Anna",
+        seats: int = 6,
+        strength: str = "easy",
+        **house_rules: Any,
     ) -> Room:
         created = room_create(
-            nickname=nickname, bots=[strength] * bots, seed=seed, house_rules={"seats": seats}
+            nickname=nickname, bots=[strength] * bots, seed=seed, house_rules={"seats": seats, **house_rules}
         )
         client = Client()
         login(client, created.code, token=created.token, host_key=created.host_key)

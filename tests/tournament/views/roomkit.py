@@ -121,12 +121,13 @@ def find_seed(
     seeds: range = range(1, 400),
     limit: int = 3000,
     choice: Callable[[dict[str, Any]], bool] | None = None,
+    house_rules: dict[str, Any] | None = None,
 ) -> int:
     """A seed whose default-played game gives ``seat`` a prompt of ``kind`` (searched on the pure rules)."""
     cat = get_catalog()
     wanted = wants(kind, seat, choice)
     for seed in seeds:
-        st = new_game(seed, "world_cup", {"seats": 6})
+        st = new_game(seed, "world_cup", {"seats": 6, **(house_rules or {})})
         st, _ = apply_action(st, Actor("host"), {"type": "join", "nickname": "Anna", "host": True}, cat)
         for _ in range(bots):
             st, _ = apply_action(st, Actor("host"), {"type": "add_bot", "strength": "easy"}, cat)
