@@ -167,6 +167,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # DEBUG logs every push a room's hub receives: how to tell a push from the hubs' poll (lost pushes)
+    "loggers": {"tournament.realtime.hub": {"level": os.environ.get("REALTIME_LOG_LEVEL", "WARNING")}},
 }
 
 # daphne serves static files itself (Django's ASGI static handler): one process, no extra proxy needed.

@@ -563,8 +563,11 @@ class DaphneServer:
                 self.process.wait(timeout=10)
 
 
-def wait_for_http(url: str, process: subprocess.Popen[str] | None = None, timeout: float = 30) -> None:
-    """Poll ``url`` until it answers 200 (raises TimeoutError, or RuntimeError if the process died)."""
+def wait_for_http(url: str, process: subprocess.Popen[str] | None = None, timeout: float = 90) -> None:
+    """Poll ``url`` until it answers 200 (raises TimeoutError, or RuntimeError if the process died).
+
+    The timeout only bounds a hang: a server's start (Django's imports) took over 30 s on a 2-core machine
+    kept busy by other load in the flaky check, and a process that dies is reported at once anyway."""
     deadline = time.monotonic() + timeout
     last: Exception | None = None
     while time.monotonic() < deadline:

@@ -88,7 +88,7 @@ def test_two_browsers_play_a_dice_match_to_the_end_while_a_spectator_follows(
                 except Exception:  # the board was redrawn under the click (the other side's update)
                     continue
                 page.wait_for_function(
-                    f"document.getElementById('sync').dataset.version !== '{before}'", timeout=15_000
+                    f"document.getElementById('sync')?.dataset.version !== '{before}'", timeout=15_000
                 )
                 clicks += 1
                 acted = True

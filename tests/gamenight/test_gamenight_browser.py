@@ -222,7 +222,7 @@ def test_my_turn_shows_in_the_tab_title_and_a_notification_and_a_turn_works_with
                 " document.dispatchEvent(new Event('visibilitychange')); }"
             )
         anna.keyboard.press("Enter")
-        anna.wait_for_function(f"document.getElementById('sync').dataset.version !== '{before}'")
+        anna.wait_for_function(f"document.getElementById('sync')?.dataset.version !== '{before}'")
         if _turn == 0:
             anna.wait_for_function("window.__notes.length > 0", timeout=30_000)
             note = anna.evaluate("window.__notes[0]")
@@ -307,7 +307,7 @@ def test_a_duel_decision_with_the_keyboard_only(
         anna.keyboard.press("Tab")
     before = anna.get_attribute("#sync", "data-version")
     anna.keyboard.press("Enter")
-    anna.wait_for_function(f"document.getElementById('sync').dataset.version !== '{before}'")
+    anna.wait_for_function(f"document.getElementById('sync')?.dataset.version !== '{before}'")
     # then a decision during the match: pass (or play a card) with the keyboard
     anna.wait_for_selector("#prompt form.window, #prompt form.lineup", timeout=30_000)
     if anna.locator("#prompt form.window").count():
@@ -322,7 +322,7 @@ def test_a_duel_decision_with_the_keyboard_only(
         shot(anna, "duel-keyboard.png")
         before = anna.get_attribute("#sync", "data-version")
         anna.keyboard.press("Enter")
-        anna.wait_for_function(f"document.getElementById('sync').dataset.version !== '{before}'")
+        anna.wait_for_function(f"document.getElementById('sync')?.dataset.version !== '{before}'")
     assert not anna.errors
 
 
@@ -341,7 +341,7 @@ def test_the_hosts_rewind_is_seen_by_another_browser_and_the_replay_steps_with_t
         anna.wait_for_selector("#prompt form button[type=submit]:not([disabled])", timeout=30_000)
         before = anna.get_attribute("#sync", "data-version")
         anna.locator("#prompt form button[type=submit]:not([disabled])").first.click()
-        anna.wait_for_function(f"document.getElementById('sync').dataset.version !== '{before}'")
+        anna.wait_for_function(f"document.getElementById('sync')?.dataset.version !== '{before}'")
     anna.wait_for_selector("#prompt form button[type=submit]:not([disabled])", timeout=30_000)
     anna.goto(f"{server.url}/r/{code}/host")  # the game waits for Anna: nothing moves meanwhile
 

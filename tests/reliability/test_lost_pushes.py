@@ -20,7 +20,6 @@ from rel_play import assert_converged, play
 from tournament.rules.projection import Viewer
 
 RESYNC_DEADLINE = 5.0  # the issue's figure for a Redis restart
-PUSHED = 0.5  # seconds: a push, not the hubs' 2-second poll (which alone passes 4 in a row 0.4 % of times)
 
 
 def _clients(url: str, room: Any, html: bool = True) -> dict[ProtocolClient, Viewer]:
@@ -70,14 +69,17 @@ def test_restarting_redis_mid_game_every_client_resyncs_within_5_seconds(
     pg_catalog_default: str, private_redis: Any, daphne_live: Any, game_room: Any
 ) -> None:
     room = game_room(humans=3, bots=1)
-    servers = [daphne_live(database_url=pg_catalog_default, redis_url=private_redis.url) for _ in "ab"]
-    third = daphne_live(database_url=pg_catalog_default, redis_url=private_redis.url)  # no sockets yet
+    env = {"REALTIME_LOG_LEVEL": "DEBUG"}  # each hub logs the pushes it receives
+    urls = {"database_url": pg_catalog_default, "redis_url": private_redis.url}
+    servers = [daphne_live(**urls, env=env) for _ in "ab"]
+    third = daphne_live(**urls, env=env)  # no sockets yet
     delays: list[float] = []
+    versions: list[int] = []
 
     async def act_and_time(players: list[ProtocolClient], everyone: list[ProtocolClient]) -> float:
-        versions = await play(players, 1, settle=False)
+        versions.extend(await play(players, 1, settle=False))
         start = time.monotonic()
-        await asyncio.gather(*(c.wait_version(versions[0], timeout=RESYNC_DEADLINE + 5) for c in everyone))
+        await asyncio.gather(*(c.wait_version(versions[-1], timeout=RESYNC_DEADLINE + 5) for c in everyone))
         return time.monotonic() - start
 
     async def scenario() -> None:
@@ -113,8 +115,12 @@ def test_restarting_redis_mid_game_every_client_resyncs_within_5_seconds(
     print("DELAYS", [round(d, 2) for d in delays])
     assert max(delays) <= RESYNC_DEADLINE, delays
     # Once Redis is back the pushes flow again (every hub re-subscribed, also the one that opened the room
-    # while Redis was down): the last actions reach everybody at once, not at the next 2-second poll.
-    assert max(delays[-4:]) < PUSHED, delays
+    # while Redis was down): each hub received the push of each of the last actions, not only its 2-second
+    # poll (told by what the hubs log, not by a time a loaded machine may exceed).
+    for server in (*servers, third):
+        log = server.log()
+        missing = [v for v in versions[-4:] if f"room {room.code}: push of version {v} received" not in log]
+        assert not missing, (server.url, missing)
 
 
 def test_a_frozen_redis_holds_the_committing_thread_half_a_second_at_most(private_redis: Any) -> None:

@@ -213,6 +213,7 @@ class RoomHub:
             kind = message.get("type")
             if kind == "game.changed":
                 version = message.get("version", 0)
+                log.debug("room %s: push of version %s received", self.code, version)
                 if isinstance(version, int) and (self.current is None or version > self.current.snap.version):
                     self._hint = max(self._hint, version)
                     await self.refresh()
