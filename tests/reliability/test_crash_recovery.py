@@ -1,7 +1,7 @@
 """Crash recovery (issue 8): daphne is a real process; play, ``kill -9`` it in the middle of a match (and
-once right after it committed an action, whose answer dies with it), start it again on the same port: every
-client reconnects, resumes from its last event, and the game continues from exactly the committed state; no
-event lost or duplicated, the action applied once.
+once right after it committed an action whose answer the client has not taken), start it again on the same
+port: every client reconnects, resumes from its last event, and the game continues from exactly the
+committed state; no event lost or duplicated, the action applied once.
 
 The same in a Magic Football room (one match at a time) and in a dice-football cup, whose round plays its
 matches side by side, one of them against a bot, so the server dies while several matches are open.
@@ -134,8 +134,8 @@ async def _a_mover(players: list[ProtocolClient], timeout: float = 60.0) -> Prot
 
 
 async def _send_until_committed(client: ProtocolClient, action: dict[str, Any], action_id: str) -> None:
-    """Send an action and return as soon as the database holds it, without taking its answer: the
-    ``kill -9`` that follows takes the answer with it. Refused as ``stale_version`` (nothing was written: a
+    """Send an action and return as soon as the database holds it, without taking its answer: for the
+    client the ``kill -9`` that follows loses it. Refused as ``stale_version`` (nothing was written: a
     bot's match moved the room on) it goes again, under the same id, on top of the newer version."""
     count = sync_to_async(_action_count, thread_sensitive=False)
     while True:
@@ -183,7 +183,7 @@ def test_kill_9_mid_match_and_mid_action_loses_and_duplicates_nothing(
 
         for crash in range(CRASHES):
             in_flight = None
-            if crash == CRASHES - 1:  # the last crash takes an action's answer with it: committed, unanswered
+            if crash == CRASHES - 1:  # the last crash follows an action committed, not yet answered
                 mover = await _a_mover(players)
                 prompt = mover.my_prompts()[0]
                 in_flight = (mover, {"type": "answer", "prompt": prompt["id"], "choice": prompt["default"]})
