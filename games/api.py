@@ -226,8 +226,9 @@ class Ref:
 @dataclass(frozen=True, slots=True)
 class Line:
     """The log line of one match event before translation: an English msgid (N_-marked) with
-    ``%(name)s`` placeholders, its values (``Ref`` for what the presenter words), a lucide icon and a tone
-    (``match``, ``goal``, ``private``, ``turn``); ``plural`` = (plural msgid, the count's param)."""
+    ``%(name)s`` placeholders, its values (``Ref`` for what the presenter words, a ``Line`` for a phrase it
+    translates), a lucide icon and a tone (``match``, ``goal``, ``private``, ``turn``); ``plural`` = (plural
+    msgid, the count's param)."""
 
     text: str
     params: Mapping[str, Any] = field(default_factory=dict)
