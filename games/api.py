@@ -279,7 +279,9 @@ class Game:
     board_context: (
         Callable[[Mapping[str, Any], list[dict[str, Any]] | None, Mapping[str, str]], dict[str, Any]] | None
     ) = None
-    board_assets: tuple[str, ...] = ()  # the board's static files (``<package>/board.css``, ``board.js``)
+    # the board's static files in load order (``js/boardkit.js``, what every board's script uses, then
+    # ``<package>/board.css``, ``board.js``)
+    board_assets: tuple[str, ...] = ()
 
     def clean_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The room options with defaults filled in.
