@@ -260,7 +260,10 @@ class Game:
       viewer's view, the choices of his pending decision (None: he has none) and who plays each side
       (``{"home": "Anna", "away": "Ben"}``) into what it reads, as
       ``board``, beside ``act_url``, ``prompt_id``, ``version`` and ``action_id`` for its form (each
-      choice is answered by its number, ``pick``). A game without a board has no pages yet.
+      choice is answered by its number, ``pick``). A decision whose choices cannot be listed (the duel's
+      line-up) comes with empty ``choices``: the board reads its options and default from the view, which
+      gives them to the deciding side, and answers with that decision's own form. A game without a board
+      has no pages yet.
     """
 
     key: str
