@@ -226,8 +226,9 @@ class Ref:
 @dataclass(frozen=True, slots=True)
 class Line:
     """The log line of one match event before translation: an English msgid (N_-marked) with
-    ``%(name)s`` placeholders, its values (``Ref`` for what the presenter words), a lucide icon and a tone
-    (``match``, ``goal``, ``private``, ``turn``); ``plural`` = (plural msgid, the count's param)."""
+    ``%(name)s`` placeholders, its values (``Ref`` for what the presenter words, a ``Line`` for a phrase it
+    translates), a lucide icon and a tone (``match``, ``goal``, ``private``, ``turn``); ``plural`` = (plural
+    msgid, the count's param)."""
 
     text: str
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -259,7 +260,10 @@ class Game:
       viewer's view, the choices of his pending decision (None: he has none) and who plays each side
       (``{"home": "Anna", "away": "Ben"}``) into what it reads, as
       ``board``, beside ``act_url``, ``prompt_id``, ``version`` and ``action_id`` for its form (each
-      choice is answered by its number, ``pick``). A game without a board has no pages yet.
+      choice is answered by its number, ``pick``). A decision whose choices cannot be listed (the duel's
+      line-up) comes with empty ``choices``: the board reads its options and default from the view, which
+      gives them to the deciding side, and answers with that decision's own form. A game without a board
+      has no pages yet.
     """
 
     key: str
@@ -278,7 +282,9 @@ class Game:
     board_context: (
         Callable[[Mapping[str, Any], list[dict[str, Any]] | None, Mapping[str, str]], dict[str, Any]] | None
     ) = None
-    board_assets: tuple[str, ...] = ()  # the board's static files (``<package>/board.css``, ``board.js``)
+    # the board's static files in load order (``js/boardkit.js``, what every board's script uses, then
+    # ``<package>/board.css``, ``board.js``)
+    board_assets: tuple[str, ...] = ()
 
     def clean_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The room options with defaults filled in.

@@ -4,7 +4,8 @@ The engine lives in ``cards/rules/`` (``DuelFormat``, key ``"duel"``; Magic Foot
 with it), its bots in ``cards/rules/bots.py``. This package registers it on the platform: a room of the
 duel alone deals each side 11 of the 22 rival cards and a keeper (§4, "een oefenwedstrijd"), and, as the
 rulebook's last practice match does, three match cards (the ``match_cards`` option; ruling DU-1 in
-docs/RULES.md). ``sentences.py`` holds its log lines. Nothing here imports Django.
+docs/RULES.md). ``sentences.py`` holds its log lines, ``board.py`` with ``templates/duel/`` and
+``static/duel/`` its board. Nothing here imports Django.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from cards.catalog import get_catalog
 from cards.rules import bots
 from cards.rules.duel import FORMAT, DuelState, practice_setup
 from games.api import N_, SIDES, Game, MatchEvent, MatchSetup, Option, Side, TeamCard, register_game
-from games.duel import sentences
+from games.duel import board, sentences
 from games.rng import Rng
 
 EXTRA_TIME_CARDS = 4  # a knock-out match needs two match cards per side for extra time (D6)
@@ -96,5 +97,8 @@ GAME = register_game(
         private=private,
         reveals=reveals,
         options=OPTIONS,
+        board="duel/board.html",
+        board_context=board.board_context,
+        board_assets=("js/boardkit.js", "duel/board.css", "duel/board.js"),
     )
 )

@@ -52,7 +52,7 @@ def test_two_browsers_play_a_dice_match_to_the_end_while_a_spectator_follows(
     anna.check("input[name=game][value=dice-football]")
     anna.select_option("#create-seats", "2")
     anna.select_option("#create-bots", "0")
-    anna.check("input[name=competition][value=single]")
+    anna.check("[data-game=dice-football] input[name=competition][value=single]")  # its own fieldset
     anna.select_option("#create-dice-football-length", "1")  # short halves: a quick match
     assert anna.locator("input[name=visit_fee_to]").first.is_hidden()  # Magic Football's fields hidden
     anna.get_by_role("button", name="Create room").click()

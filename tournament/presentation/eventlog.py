@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 
 from cards.catalog import Catalog, get_catalog
-from games.api import MatchEvent, Ref, get_game
+from games.api import Line, MatchEvent, Ref, get_game
 from tournament.rules.state import GameState
 
 Event = dict[str, Any]
@@ -1579,8 +1579,18 @@ def _game_line(ctx: LogContext, kind: str, payload: dict[str, Any]) -> tuple[Saf
         text = ngettext(line.text, line.plural[0], int(line.params.get(line.plural[1], 0) or 0))
     else:
         text = gettext(line.text)
-    values = {k: _present(ctx, v, match) if isinstance(v, Ref) else v for k, v in line.params.items()}
+    values = {k: _value(ctx, v, match) for k, v in line.params.items()}
     return _fill(text, **values), line.icon, line.tone
+
+
+def _value(ctx: LogContext, value: Any, match: Any) -> Any:
+    """A value of a game's log line for the reader: a ``Ref`` worded, a phrase (a ``Line`` inside the line,
+    e.g. why a half ended) translated, anything else as it is."""
+    if isinstance(value, Ref):
+        return _present(ctx, value, match)
+    if isinstance(value, Line):
+        return gettext(value.text)
+    return value
 
 
 def describe(event: Event, ctx: LogContext) -> LogLine | None:

@@ -90,7 +90,7 @@ class FormAction:
 
     form: str
     action: dict[str, Any]
-    version: int | None  # None: the action names what it answers (a pick names its open decision)
+    version: int | None  # None: the action names what it answers (a pick or a line-up names its decision)
     action_id: str
 
 
@@ -162,11 +162,12 @@ def parse(data: Any) -> FormAction:
     if not ACTION_ID_RE.match(action_id):
         raise _bad(gettext_noop("the form is damaged: reload the page"))
     action = _build(form, fields)
-    if form in ("pick", "force_default"):
-        # Both name one open decision by its prompt id, and a prompt keeps its id only while its choices
-        # stay the same: that, not the room's version, says whether the click is still good. In a cup or a
-        # league the other matches move the version on all the time, and the page's version is nearly
-        # always a step behind when its player clicks (every click was refused as stale).
+    if form in ("pick", "force_default", "lineup"):
+        # Each names one open decision by its prompt id, and a prompt keeps its id only while its choices
+        # (a line-up: its options and default) stay the same: that, not the room's version, says whether
+        # the answer is still good. In a cup or a league the other matches move the version on all the
+        # time, and the page's version is nearly always a step behind when its player clicks (every click
+        # was refused as stale; a duel's line-up took a while to order and was refused just the same).
         return FormAction(form=form, action=action, version=None, action_id=action_id)
     return FormAction(form=form, action=action, version=version, action_id=action_id)
 

@@ -1,5 +1,5 @@
 """The dice-football board in real Chromium: a page made of the rendered partial with static/css/app.css,
-board.css and board.js inlined (as the room pages load them), on a phone and on a desktop.
+board.css and the board's scripts inlined (as the room pages load them), on a phone and on a desktop.
 
 It fits a 360 px phone without sideways scrolling, shows the pitch and the dice, lets a keyboard user reach
 the choices with Tab and move between them with the arrow keys, lets a lit square submit its choice, and
@@ -24,8 +24,13 @@ STATIC = ROOT / "games" / "dice_football" / "static" / "dice_football"
 
 
 def _page(board_html: str) -> str:
+    from django.contrib.staticfiles import finders
+
+    from games.api import get_game
+
+    scripts = [a for a in get_game("dice-football").board_assets if a.endswith(".js")]
     css = (ROOT / "static" / "css" / "app.css").read_text() + (STATIC / "board.css").read_text()
-    js = (STATIC / "board.js").read_text()
+    js = "\n".join(Path(finders.find(a)).read_text() for a in scripts)  # the board kit first
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"

@@ -89,15 +89,33 @@ def play_defaults(code: str, until: Callable[[GameState], bool], limit: int = 40
         st = state_of(code)
         if until(st) or st.status != "running" or not st.prompts:
             return st
-        p = st.prompts[0]
-        game_act(
-            code=code,
-            actor=Actor("seat", p.seat),
-            action={"type": "answer", "prompt": p.id, "choice": p.default},
-            expected_version=None,
-            action_id=uuid.uuid4().hex,
-        )
+        take_default(code, st.prompts[0])
     raise AssertionError("the game did not reach the wanted moment")
+
+
+def take_default(code: str, prompt: Any) -> None:
+    """The prompt's seat takes its default (through the service, as a bot does)."""
+    game_act(
+        code=code,
+        actor=Actor("seat", prompt.seat),
+        action={"type": "answer", "prompt": prompt.id, "choice": prompt.default},
+        expected_version=None,
+        action_id=uuid.uuid4().hex,
+    )
+
+
+def answer_elsewhere(code: str, mine: Any) -> None:
+    """The other match of the room moves on: a seat of another match than ``mine``'s (a prompt) takes its
+    decision's default, as a bot there would while ``mine``'s owner is still reading his board."""
+    st = state_of(code)
+    take_default(
+        code,
+        next(
+            p
+            for p in st.prompts
+            if p.seat != mine.seat and p.context.get("match") != mine.context.get("match")
+        ),
+    )
 
 
 def wants(

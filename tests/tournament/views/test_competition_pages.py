@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from roomkit import Room, act, login, play_defaults, start, state_of, version_of
+from roomkit import Room, act, answer_elsewhere, login, play_defaults, start, state_of, version_of
 
 from tournament.models import Game
 from tournament.realtime import html
@@ -148,9 +148,13 @@ def test_the_landing_page_offers_only_games_whose_pages_exist(dice_with_a_board,
     from games import api
 
     page = text(Client().get("/"))
-    assert "Dice football" in page and "Card duel" not in page  # the duel's practice room has no board yet
+    assert "Dice football" in page and "Card duel" in page  # both have their board
     monkeypatch.setitem(api._GAMES, "dice-football", dataclasses_replace_board(dice_with_a_board))
-    assert "Dice football" not in text(Client().get("/"))
+    page = text(Client().get("/"))
+    assert "Dice football" not in page and "Card duel" in page
+    duel = api.get_game("duel")
+    monkeypatch.setitem(api._GAMES, "duel", dataclasses_replace_board(duel))
+    assert "Card duel" not in text(Client().get("/"))
 
 
 def dataclasses_replace_board(game):
@@ -191,22 +195,12 @@ def test_a_dice_cup_is_created_from_the_landing_page_with_its_options(dice_with_
 def test_a_click_on_the_board_counts_although_the_other_match_moved_the_room_on():
     """In a league of four two matches run at once: while Anna reads her board the other match's rolls
     move the room's version on, and her click (which names her open decision) must still count."""
-    from tournament.rules.events import Actor
-    from tournament.services.actions import game_act
-
     room = dice_room("league", seats=4, bots=3)
     start(room)
     st = play_defaults(room.code, lambda st: any(p.seat == 1 for p in st.prompts))
     mine = next(p for p in st.prompts if p.seat == 1)
     seen = version_of(room.code)
-    other = next(p for p in st.prompts if p.seat != 1 and p.context.get("match") != mine.context.get("match"))
-    game_act(
-        code=room.code,
-        actor=Actor("seat", other.seat),
-        action={"type": "answer", "prompt": other.id, "choice": other.default},
-        expected_version=None,
-        action_id="the-other-match",
-    )
+    answer_elsewhere(room.code, mine)
     assert version_of(room.code) == seen + 1
     response = act(room.host, room.code, action="pick", prompt=str(mine.id), pick="0", version=str(seen))
     assert response.status_code == 200 and "moved on" not in response.content.decode()

@@ -232,3 +232,16 @@ def test_a_competition_room_reads_round_by_round_with_the_seats_names(game, kind
                 assert "rolls the" in text and "kicks off" in text
         else:
             assert "Full time:" not in text and "wins the" not in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "phrase"), [("en", "no cards left to bring in"), ("nl", "geen kaarten meer om in te brengen")]
+)
+def test_why_a_duel_half_ended_is_a_phrase_in_the_readers_language(lang, phrase):
+    """A room of the card duel: a half that ends without a goal says why in words, not as program text."""
+    ctx = eventlog.LogContext(names={1: "Anna", 2: "Ben"}, competition=True, formats={1: "duel"})
+    payload = {"match": 1, "period": 2, "goal": None, "reason": "no_cards", "score": [0, 0]}
+    with translation.override(lang):
+        line = eventlog.describe({"seq": 5, "kind": "m.half_over", "payload": payload}, ctx)
+    text = re.sub(r"<[^>]+>", "", str(line.html))
+    assert f"({phrase}): 0–0." in text and "Line(" not in text

@@ -108,8 +108,8 @@ def form(**fields) -> QueryDict:
 def test_forms_build_exact_actions(fields, action):
     parsed = parse(form(**fields))
     assert parsed.action == action
-    # a pick or a default names its open decision: the prompt, not the room's version, guards it
-    assert parsed.version == (None if fields["action"] in ("pick", "force_default") else 3)
+    # a pick, a line-up or a default names its open decision: the prompt, not the room's version, guards it
+    assert parsed.version == (None if fields["action"] in ("pick", "force_default", "lineup") else 3)
     assert parsed.action_id == "abc"
 
 

@@ -1,8 +1,8 @@
 /* Dice football: the board partial's script (dice_football/board.html).
  *
  * The room page replaces the partial's HTML on every update, so nothing here holds on to a board element:
- * a MutationObserver notices every board that comes in (or whose attributes htmx settles) and compares it
- * with what this page last showed under the same id:
+ * the board kit (static/js/boardkit.js) reports every board that comes in (or whose attributes htmx settles)
+ * and this compares it with what this page last showed under the same id:
  *   - a new data-roll-seq means a die was rolled: the rolled die tumbles for ~600 ms, its faces flickering,
  *     then shows its face, and the caption is read out by a live region that survives the swaps;
  *   - a new ball square: the ball walks there, one square per step, after the die has landed.
@@ -14,30 +14,20 @@
 (function () {
   "use strict";
 
+  var kit = window.mfBoardKit; // static/js/boardkit.js: what the games' boards share
   var ROLL_MS = 600, STEP_MS = 120, CELL = 40, MAX_STEPS = 6;
   var seen = {}; // board id -> {seq, cx, cy}
   var lastFocus = null; // {id, value} of the choice button that had the focus
-  var live = null;
+  var reduced = kit.reduced, each = kit.each;
 
-  function reduced() {
-    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
-  }
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
   function boardOf(el) { return el && el.closest ? el.closest(".dice-board") : null; }
 
   // ------------------------------------------------------------------------------ the live region
   function announce(board) {
     var caption = board.querySelector(".dice-caption");
     if (!caption) return;
-    caption.setAttribute("aria-live", "off"); // the region below speaks for it (a swapped-in region is often silent)
-    if (!live) {
-      live = document.createElement("div");
-      live.className = "visually-hidden dice-live"; // .visually-hidden: static/css/app.css
-      live.setAttribute("role", "status");
-      live.setAttribute("aria-live", "polite");
-      document.body.appendChild(live);
-    }
-    live.textContent = caption.textContent.replace(/\s+/g, " ").trim();
+    caption.setAttribute("aria-live", "off"); // the board kit's region speaks for it
+    kit.announce("dice-live", caption.textContent.replace(/\s+/g, " ").trim());
   }
 
   // ------------------------------------------------------------------------------ motion
@@ -115,32 +105,6 @@
     if (current) current.focus({ preventScroll: true });
   }
 
-  function scan(root) {
-    if (root.nodeType !== 1) return [];
-    var found = root.matches(".dice-board") ? [root] : [];
-    return found.concat(Array.prototype.slice.call(root.querySelectorAll(".dice-board")));
-  }
-
-  function observe() {
-    each(document.querySelectorAll(".dice-board"), check);
-    new MutationObserver(function (records) {
-      var boards = [];
-      records.forEach(function (r) {
-        var found = r.type === "attributes" ? [r.target] : [];
-        if (r.type === "childList") each(r.addedNodes, function (n) { found = found.concat(scan(n)); });
-        found.forEach(function (b) {
-          if (b.isConnected && b.classList.contains("dice-board") && boards.indexOf(b) < 0) boards.push(b);
-        });
-      });
-      boards.forEach(check);
-    }).observe(document.documentElement, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: ["data-roll-seq", "data-ball-cx", "data-ball-cy"]
-    });
-  }
-
   // ------------------------------------------------------------------------------ choosing
   function buttonFor(board, index) {
     return board.querySelector('.dice-choice[value="' + index + '"]');
@@ -185,21 +149,6 @@
     if (button) light(button, false);
   });
 
-  document.addEventListener("keydown", function (event) {
-    var button = event.target.closest && event.target.closest(".dice-choice");
-    if (!button || event.altKey || event.ctrlKey || event.metaKey) return;
-    var list = Array.prototype.slice.call(boardOf(button).querySelectorAll(".dice-choice"));
-    var i = list.indexOf(button), next = -1;
-    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = (i + 1) % list.length;
-    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = (i - 1 + list.length) % list.length;
-    else if (event.key === "Home") next = 0;
-    else if (event.key === "End") next = list.length - 1;
-    if (next < 0) return;
-    event.preventDefault();
-    list.forEach(function (b, k) { b.tabIndex = k === next ? 0 : -1; });
-    list[next].focus();
-  });
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);
-  else observe();
+  kit.arrows(".dice-choice", ".dice-board", true);
+  kit.watch(".dice-board", check, ["data-roll-seq", "data-ball-cx", "data-ball-cy"]);
 })();
