@@ -145,6 +145,12 @@ class Driver:
                 log.exception("bot action in %s failed", snap.code)
                 await asyncio.sleep(1.0)
                 current = await db(snapshot_by_code, snap.code)
+        log.warning(
+            "bot of seat %s in %s gave up on prompt %s; the room's poll schedules it again",
+            seat,
+            snap.code,
+            prompt_id,
+        )
 
     async def _timer(self, snap: Snapshot, prompt_id: int, deadline: int | None, seconds: int) -> None:
         """Take the default once the prompt's stored deadline (server time) has passed.

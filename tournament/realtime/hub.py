@@ -226,7 +226,11 @@ class RoomHub:
         """Repair lost pushes: re-read the version every few seconds while sockets are connected.
 
         Each round also renews the room's subscription: a restarted Redis has forgotten every group (and
-        groups expire), and nothing else would tell this process to subscribe again.
+        groups expire), and nothing else would tell this process to subscribe again. And it shows the
+        driver the room again although no new version came: a bot decision that gave up (its action
+        failed or was refused, e.g. while a database restarted) is scheduled anew instead of stalling the
+        room for good, since only a new version would otherwise schedule it (a flaky check's kill -9 run
+        found a room whose bot never decided again).
         """
         while True:
             await asyncio.sleep(POLL_SECONDS)
@@ -235,6 +239,8 @@ class RoomHub:
                     await layer.group_add(room_group(self.code), self._channel)
             try:
                 await self.refresh()
+                if self.current is not None:
+                    driver.poke(self.current.snap)  # what is already scheduled stays as it is
             except asyncio.CancelledError:
                 raise
             except Exception:

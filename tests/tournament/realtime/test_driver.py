@@ -353,3 +353,44 @@ async def test_every_socket_and_a_reconnect_get_the_servers_deadline_and_clock()
         assert {p["id"]: (p["deadline"], p["left"]) for p in view["prompts"]} == {
             prompt.id: (prompt.deadline, None)
         }
+
+
+async def test_a_bot_decision_that_gave_up_is_scheduled_again_by_the_rooms_poll(settings, monkeypatch):
+    """A bot's action may fail for good (refused, or the database away after a restart): the driver then
+    gives up, and only a new version used to schedule the decision again, which a room waiting for that bot
+    never gets. The hub's poll shows the driver the room again, so the bot decides a moment later."""
+    from tournament.realtime import hub as hub_module
+
+    settings.BOT_DELAY = 0
+    monkeypatch.setattr(hub_module, "POLL_SECONDS", 0.2)
+    real = driver_module.game_act
+    refused: list[str] = []
+
+    def refuse_the_first(**kwargs):
+        if kwargs["action_id"].startswith("bot-") and not refused:
+            refused.append(kwargs["action_id"])
+            raise RulesError("not_your_prompt", owner="?")  # e.g. overtaken, as the driver reads it
+        return real(**kwargs)
+
+    monkeypatch.setattr(driver_module, "game_act", refuse_the_first)
+    room = await database_sync_to_async(room_create)(
+        nickname="Anna", bots=["easy"], seed=5, house_rules={"seats": 2}
+    )
+    comm = await _connect(room.code)  # a socket keeps the room's hub (its poll and its driver) running
+    try:
+        await comm.send_to(
+            text_data=json.dumps({"type": "hello", "token": room.token, "host_key": room.host_key})
+        )
+        await _drain(comm)
+        await database_sync_to_async(_host)(room.code, "start")
+
+        def bot_decided():
+            return [r for r in _records(room.code) if r[1].startswith("bot-")]
+
+        decided = await _until(bot_decided, 20, comm)
+        await database_sync_to_async(_stop)(room.code)
+    finally:
+        _cancel_driver_tasks()
+        await comm.disconnect()
+    assert refused, "the bot never tried"
+    assert decided, "the bot's decision was never scheduled again after it gave up"
