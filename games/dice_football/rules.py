@@ -153,8 +153,22 @@ def dice_setup(
     return MatchSetup(home=home, away=away, knockout=knockout, options=dict(options))
 
 
+# A match creates about 270 events. ``MatchEvent`` is a frozen dataclass, whose generated ``__init__``
+# (a Python frame that sets each slot through ``object.__setattr__``) costs more than the rules that make
+# the event; ``_ev`` builds the very same object by setting its three slots directly.
+_new_object = object.__new__
+_set_kind = MatchEvent.kind.__set__  # type: ignore[attr-defined]
+_set_data = MatchEvent.data.__set__  # type: ignore[attr-defined]
+_set_audience = MatchEvent.audience.__set__  # type: ignore[attr-defined]
+
+
 def _ev(ev: list[MatchEvent], kind: str, data: dict[str, Any]) -> None:
-    ev.append(MatchEvent(kind, data))
+    """Append the public event ``MatchEvent(kind, data)`` to ``ev``."""
+    e = _new_object(MatchEvent)
+    _set_kind(e, kind)
+    _set_data(e, data)
+    _set_audience(e, "public")
+    ev.append(e)
 
 
 def _abs(st: DiceState, side: int, x: int, y: int) -> list[int]:
@@ -366,6 +380,8 @@ class DiceFootballFormat:
 
         Bots and the benchmark use this fast path: ``apply_action`` takes one of these tuples.
         """
+        if state.phase == PH_ACT:
+            return _actions(state)
         return _legal(state)
 
     def apply_action(self, state: DiceState, action: tuple[Any, ...], rng: Rng) -> list[MatchEvent]:
@@ -409,27 +425,24 @@ def _star_attack_ok(st: DiceState) -> bool:
 def _actions(st: DiceState) -> tuple[tuple[Any, ...], ...]:
     """The attacker's legal actions (§6.1, B-36): arrow dice with their declarations, SHOT, STAR.
 
-    Memoised on the few facts they depend on (a match asks this about 140 times).
+    Memoised on the state fields they are computed from (a match asks this about 140 times; there are
+    at most a few thousand such keys), so that most calls cost one dictionary look-up.
     """
-    x, y = st.bx, st.by
-    restart = st.restart
-    key = (
-        st.must_ctrl,
-        st.ctrl_last,
-        y >= 9 and (x == 1 or x == 5) and restart != R_CORNER,
-        restart in (R_GOAL_KICK, R_KEEPER),
-        can_shoot_from(x, y) or restart in (R_DIRECT_N, R_DIRECT_P),
-        st.star == st.att and _star_attack_ok(st),
-    )
+    key = (st.bx, st.by, st.restart, st.must_ctrl, st.ctrl_last, st.face if st.star == st.att else -1)
     legal = _ACTIONS.get(key)
     if legal is None:
-        legal = _ACTIONS[key] = _build_actions(*key)
+        legal = _ACTIONS[key] = _build_actions(st)
     return legal
 
 
-def _build_actions(
-    must: bool, ctrl_last: bool, rot: bool, long_kick: bool, shoot: bool, star: bool
-) -> tuple[tuple[Any, ...], ...]:
+def _build_actions(st: DiceState) -> tuple[tuple[Any, ...], ...]:
+    x, y = st.bx, st.by
+    restart = st.restart
+    must, ctrl_last = st.must_ctrl, st.ctrl_last
+    rot = y >= 9 and (x == 1 or x == 5) and restart != R_CORNER
+    long_kick = restart in (R_GOAL_KICK, R_KEEPER)
+    shoot = can_shoot_from(x, y) or restart in (R_DIRECT_N, R_DIRECT_P)
+    star = _star_attack_ok(st)
     out: list[tuple[Any, ...]] = []
     for die in (CONTROL, PASS, LONG):
         if ctrl_last if die == CONTROL else must:
@@ -446,7 +459,7 @@ def _build_actions(
     return tuple(out)
 
 
-_ACTIONS: dict[tuple[bool, ...], tuple[tuple[Any, ...], ...]] = {}
+_ACTIONS: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {}
 
 
 def _place_squares(st: DiceState) -> tuple[tuple[int, int], ...]:
@@ -697,17 +710,25 @@ def _begin(st: DiceState) -> None:
     st.phase = PH_ACT
 
 
-def _roll(st: DiceState, ev: list[MatchEvent], rng: Rng, side: int, die: int, use: str, **extra: Any) -> int:
-    """Roll one die (a clock tick, §13) and record it."""
+def _roll(
+    st: DiceState,
+    ev: list[MatchEvent],
+    rng: Rng,
+    side: int,
+    die: int,
+    use: str,
+    extra: dict[str, Any] | None = None,
+) -> int:
+    """Roll one die (a clock tick, §13) and record it; ``extra`` is added to the event's data."""
     f = rng.randbelow(6)
-    st.ticks += 1
+    tick = st.ticks = st.ticks + 1
     st.last = [side, die, f]
-    data = {"side": NAMES[side], "die": DIE_NAMES[die], "face": FACES[die][f], "use": use, "tick": st.ticks}
-    if extra:
+    data = {"side": NAMES[side], "die": DIE_NAMES[die], "face": FACES[die][f], "use": use, "tick": tick}
+    if extra is not None:
         data.update(extra)
-    ev.append(MatchEvent("roll", data))
-    if st.ticks == (st.half_ticks if st.period <= 2 else st.extra_ticks):
-        ev.append(MatchEvent("time_up", {"period": st.period}))
+    _ev(ev, "roll", data)
+    if tick == (st.half_ticks if st.period <= 2 else st.extra_ticks):
+        _ev(ev, "time_up", {"period": st.period})
     return f
 
 
@@ -717,7 +738,7 @@ def _handover(st: DiceState, ev: list[MatchEvent], rng: Rng, to: int, reason: st
     st.star = to
     st.face = f
     st.last = [to, STAR, f]
-    ev.append(MatchEvent("star_rolled", {"side": NAMES[to], "face": _STAR_FACES[f], "reason": reason}))
+    _ev(ev, "star_rolled", {"side": NAMES[to], "face": _STAR_FACES[f], "reason": reason})
 
 
 def _path_abs(st: DiceState, side: int, squares: Any) -> list[list[int]]:
@@ -754,7 +775,7 @@ def _arrow(st: DiceState, ev: list[MatchEvent], rng: Rng, die: int, rot: bool, l
     else:
         st.ctrl_last = False
     if rot or long_kick:
-        f = _roll(st, ev, rng, st.att, die, "attack", rotated=rot, long_kick=long_kick)
+        f = _roll(st, ev, rng, st.att, die, "attack", {"rotated": rot, "long_kick": long_kick})
     else:
         f = _roll(st, ev, rng, st.att, die, "attack")
     cls, n, choose = ARROW[die][f]
@@ -793,7 +814,7 @@ def _move(
         data["direction"] = direction
     if exit_:
         data["exit"] = EXIT_NAMES[exit_]
-    ev.append(MatchEvent("move", data))
+    _ev(ev, "move", data)
     st.bx = lx
     st.by = ly
     if exit_ == EX_NONE:
@@ -877,7 +898,7 @@ def _award(st: DiceState, ev: list[MatchEvent], rng: Rng, side: int, kind: int, 
         st.bx, st.by = x, y
     data: dict[str, Any] = {"side": NAMES[side], "restart": RESTART_NAMES[kind]}
     data["square"] = _abs(st, side, x, y) if x else None
-    ev.append(MatchEvent("restart", data))
+    _ev(ev, "restart", data)
     if changed and _expired(st):
         _end_half(st, ev, rng)
         return
@@ -902,7 +923,7 @@ def _goal(
     if into is not None:
         a = st.att
         data["path"] = _path_abs(st, a, ((st.bx, st.by), (3, 12 if into else 0)))
-    ev.append(MatchEvent("goal", data))
+    _ev(ev, "goal", data)
     if _expired(st):
         _end_half(st, ev, rng)
     else:
@@ -958,46 +979,43 @@ def _clear(st: DiceState, ev: list[MatchEvent], rng: Rng) -> None:
         _end_half(st, ev, rng)
         return
     if y - 3 >= 1:
-        ev.append(
-            MatchEvent(
-                "move",
-                {
-                    "side": NAMES[a],
-                    "how": "clearance",
-                    "path": _path_abs(st, a, [(x, y - i) for i in range(4)]),
-                },
-            )
+        _ev(
+            ev,
+            "move",
+            {
+                "side": NAMES[a],
+                "how": "clearance",
+                "path": _path_abs(st, a, [(x, y - i) for i in range(4)]),
+            },
         )
         st.by = y - 3
         _free_play(st)
         _begin(st)
         return
     if x != 3:  # §12.3: out over his own goal line: a goal kick for the attacker, who keeps the ball
-        ev.append(
-            MatchEvent(
-                "move",
-                {
-                    "side": NAMES[a],
-                    "how": "clearance",
-                    "path": _path_abs(st, a, [(x, y - i) for i in range(y + 1)]),
-                    "exit": "own_goal_line",
-                },
-            )
+        _ev(
+            ev,
+            "move",
+            {
+                "side": NAMES[a],
+                "how": "clearance",
+                "path": _path_abs(st, a, [(x, y - i) for i in range(y + 1)]),
+                "exit": "own_goal_line",
+            },
         )
         st.by = 1  # where it left the pitch, until the goal kick is placed
         _award(st, ev, rng, a, R_GOAL_KICK, 0, 0)
         return
     # §12.3 column 3: the ball stops on (3,1) and the attacker rolls GK to keep it out of his own net (B-28)
     if y != 1:
-        ev.append(
-            MatchEvent(
-                "move",
-                {
-                    "side": NAMES[a],
-                    "how": "clearance",
-                    "path": _path_abs(st, a, [(3, v) for v in range(y, 0, -1)]),
-                },
-            )
+        _ev(
+            ev,
+            "move",
+            {
+                "side": NAMES[a],
+                "how": "clearance",
+                "path": _path_abs(st, a, [(3, v) for v in range(y, 0, -1)]),
+            },
         )
     st.bx, st.by = 3, 1
     r = _GK_FACES[_roll(st, ev, rng, a, GK, "own_keeper")]
@@ -1076,7 +1094,7 @@ def _shot(st: DiceState, ev: list[MatchEvent], rng: Rng) -> None:
     st.assist = False
     st.xbar = False
     st.shot_col = x
-    r = _SHOT_FACES[_roll(st, ev, rng, a, SHOT, "shot", inside=inside)]
+    r = _SHOT_FACES[_roll(st, ev, rng, a, SHOT, "shot", {"inside": inside})]
     if r == ON_TARGET:
         if inside:
             _carry(st, ev, "shot", 3, 11)
