@@ -7,6 +7,7 @@ is tiny and makes replays exact, where ``random.Random.getstate()`` would be 2.5
 from __future__ import annotations
 
 from hashlib import blake2b
+from struct import Struct
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -14,6 +15,8 @@ T = TypeVar("T")
 _MASK64 = (1 << 64) - 1
 # randbelow's rejection limit (the largest accepted 64-bit value) for the small ranges games draw from
 _LIMITS = {n: _MASK64 - (_MASK64 + 1) % n for n in range(1, 257)}
+# the digest as a little-endian unsigned 64-bit integer: int.from_bytes(digest, "little"), at half the cost
+_UINT64 = Struct("<Q").unpack
 
 
 class Rng:
@@ -54,7 +57,7 @@ class Rng:
             h = self._keyed.copy()
             h.update(self.counter.to_bytes(8, "little"))
             self.counter += 1
-            x = int.from_bytes(h.digest(), "little")
+            x = _UINT64(h.digest())[0]
             if x <= limit:
                 return x % n
 

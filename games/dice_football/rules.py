@@ -153,22 +153,36 @@ def dice_setup(
     return MatchSetup(home=home, away=away, knockout=knockout, options=dict(options))
 
 
-# A match creates about 270 events. ``MatchEvent`` is a frozen dataclass, whose generated ``__init__``
-# (a Python frame that sets each slot through ``object.__setattr__``) costs more than the rules that make
-# the event; ``_ev`` builds the very same object by setting its three slots directly.
-_new_object = object.__new__
-_set_kind = MatchEvent.kind.__set__  # type: ignore[attr-defined]
-_set_data = MatchEvent.data.__set__  # type: ignore[attr-defined]
-_set_audience = MatchEvent.audience.__set__  # type: ignore[attr-defined]
+# A match creates about 270 events. ``MatchEvent`` is a frozen dataclass: its generated ``__init__`` (a
+# Python frame that sets each slot through ``object.__setattr__``) costs more than the rules that make the
+# event. ``_ev`` fills an instance of a plain class with the same slots and then makes it a ``MatchEvent``
+# (``__class__`` assignment, allowed between classes of one layout): the very same object at a third of
+# the cost. The layouts are checked once below, so a change to ``MatchEvent`` fails at import.
+_EventSlots = type("_EventSlots", (), {"__slots__": MatchEvent.__slots__})
 
 
 def _ev(ev: list[MatchEvent], kind: str, data: dict[str, Any]) -> None:
     """Append the public event ``MatchEvent(kind, data)`` to ``ev``."""
-    e = _new_object(MatchEvent)
-    _set_kind(e, kind)
-    _set_data(e, data)
-    _set_audience(e, "public")
+    e = _EventSlots()
+    e.kind = kind
+    e.data = data
+    e.audience = "public"
+    e.__class__ = MatchEvent  # type: ignore[assignment]
     ev.append(e)
+
+
+def _check_ev() -> None:
+    made: list[MatchEvent] = []
+    _ev(made, "check", {"a": 1})
+    e = made[0]
+    assert (
+        type(e) is MatchEvent
+        and e == MatchEvent("check", {"a": 1})
+        and repr(e) == repr(MatchEvent("check", {"a": 1}))
+    )
+
+
+_check_ev()
 
 
 def _abs(st: DiceState, side: int, x: int, y: int) -> list[int]:
@@ -380,14 +394,22 @@ class DiceFootballFormat:
 
         Bots and the benchmark use this fast path: ``apply_action`` takes one of these tuples.
         """
-        if state.phase == PH_ACT:
-            return _actions(state)
-        return _legal(state)
+        st = state
+        if st.phase == PH_ACT:  # the memo look-up of ``_actions`` written out: it answers most calls
+            legal = _ACTIONS.get(
+                (st.bx, st.by, st.restart, st.must_ctrl, st.ctrl_last, st.face if st.star == st.att else -1)
+            )
+            if legal is not None:
+                return legal
+        return _legal(st)
 
     def apply_action(self, state: DiceState, action: tuple[Any, ...], rng: Rng) -> list[MatchEvent]:
         """Apply a canonical action from ``legal_actions`` (not validated again: only for legal tuples)."""
         ev: list[MatchEvent] = []
-        _act(state, action, ev, rng)
+        if action[0] == "roll" and action[1] != SHOT and state.phase == PH_ACT:
+            _arrow(state, ev, rng, action)  # two actions in three: straight there
+        else:
+            _act(state, action, ev, rng)
         return ev
 
     def action_dict(self, action: tuple[Any, ...], state: DiceState) -> dict[str, Any]:
@@ -668,12 +690,14 @@ def _act(st: DiceState, a: tuple[Any, ...], ev: list[MatchEvent], rng: Rng) -> N
             if a[1] == SHOT:
                 _shot(st, ev, rng)
             else:
-                _arrow(st, ev, rng, a[1], a[2], a[3])
+                _arrow(st, ev, rng, a)
         else:
             _star_attack(st, ev, rng)
     elif ph == PH_DIR:
         cls, n, _ = ARROW[st.p_die][st.p_face]
-        _move(st, ev, rng, cls, n, a[1], st.p_mult, st.p_rot, "right" if a[1] else "left")
+        right = a[1]
+        move = _MOVES[(st.bx, st.by, cls, n * st.p_mult, right, st.p_rot)]
+        _move(st, ev, rng, move, "right" if right else "left")
     elif ph == PH_STAR:
         if kind == "star":
             _star_defence(st, ev, rng)
@@ -763,8 +787,9 @@ def _free_play(st: DiceState) -> None:
     st.xbar = False
 
 
-def _arrow(st: DiceState, ev: list[MatchEvent], rng: Rng, die: int, rot: bool, long_kick: bool) -> None:
+def _arrow(st: DiceState, ev: list[MatchEvent], rng: Rng, action: tuple[Any, ...]) -> None:
     """§6: roll a direction die (its first roll after a corner is always rotated, §10.5)."""
+    _, die, rot, long_kick = action
     if st.restart == R_CORNER:
         rot = True
     st.restart = R_NONE
@@ -779,41 +804,37 @@ def _arrow(st: DiceState, ev: list[MatchEvent], rng: Rng, die: int, rot: bool, l
     else:
         f = _roll(st, ev, rng, st.att, die, "attack")
     cls, n, choose = ARROW[die][f]
-    if cls == LOSE:
-        _turnover(st, ev, rng, "lost")  # §6.3
-    elif cls == QUESTION:
-        _def_roll(st, ev, rng, C_OPEN)  # §6.4
-    elif choose:
+    if choose:
         st.phase = PH_DIR
         st.p_die = die
         st.p_face = f
         st.p_mult = 2 if long_kick else 1
         st.p_rot = rot
-    else:
-        _move(st, ev, rng, cls, n, False, 2 if long_kick else 1, rot, None)
+    elif n:  # a straight arrow
+        _move(st, ev, rng, _MOVES[(st.bx, st.by, cls, 2 * n if long_kick else n, False, rot)], None)
+    elif cls == LOSE:
+        _turnover(st, ev, rng, "lost")  # §6.3
+    else:  # QUESTION
+        _def_roll(st, ev, rng, C_OPEN)  # §6.4
 
 
 def _move(
-    st: DiceState,
-    ev: list[MatchEvent],
-    rng: Rng,
-    cls: str,
-    n: int,
-    right: bool,
-    mult: int,
-    rot: bool,
-    direction: str | None,
+    st: DiceState, ev: list[MatchEvent], rng: Rng, move: tuple[Any, ...], direction: str | None
 ) -> None:
-    """§6.2: walk the ball; leaving the pitch gives a throw-in, goal kick, corner or own goal."""
+    """§6.2: walk the ball along ``move`` (an entry of ``_MOVES``); leaving the pitch gives a throw-in,
+    goal kick, corner or own goal."""
     a = st.att
-    x, y = st.bx, st.by
-    up, down, exit_, lx, ly, corner = _MOVES[(x, y, cls, n * mult, right, rot)]
-    path = up if (a == 0) == (st.period & 1 == 1) else down
-    data: dict[str, Any] = {"side": NAMES[a], "how": "arrow", "path": [[px, py] for px, py in path]}
+    paths, exit_, exit_name, lx, ly, corner = move
+    # absolute squares: the side attacking towards row 11 (home in odd periods, B-34) sees them as they are
+    data: dict[str, Any] = {
+        "side": NAMES[a],
+        "how": "arrow",
+        "path": [[px, py] for px, py in paths[(a + st.period) & 1]],
+    }
     if direction is not None:
         data["direction"] = direction
     if exit_:
-        data["exit"] = EXIT_NAMES[exit_]
+        data["exit"] = exit_name
     _ev(ev, "move", data)
     st.bx = lx
     st.by = ly
@@ -830,8 +851,9 @@ def _move(
 
 
 def _build_moves() -> dict[tuple[Any, ...], tuple[Any, ...]]:
-    """Every arrow move from every square, precomputed: (path as the side attacking towards row 11 sees
-    it, path for the other side, exit, last square inside, corner column for the opponent)."""
+    """Every arrow move from every square, keyed ``(x, y, class, length, right, rotated)``, precomputed:
+    ((path for the side attacking towards row 1, path for the side attacking towards row 11), exit,
+    exit name, last square inside, corner column for the opponent)."""
     table: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     lengths = {n * m for d in (CONTROL, PASS, LONG) for _c, n, _ in ARROW[d] for m in (1, 2) if n}
     for x in range(1, 6):
@@ -849,9 +871,9 @@ def _build_moves() -> dict[tuple[Any, ...], tuple[Any, ...]]:
                             squares = ((x, y), *path)
                             col = min(max(path[-1][0], 1), 5)
                             table[(x, y, cls, n, right, rot)] = (
-                                squares,
-                                tuple((6 - px, 12 - py) for px, py in squares),
+                                (tuple((6 - px, 12 - py) for px, py in squares), squares),
                                 exit_,
+                                EXIT_NAMES[exit_],
                                 lx,
                                 ly,
                                 1 if 6 - col <= 2 else 5,
