@@ -153,12 +153,14 @@ def dice_setup(
     return MatchSetup(home=home, away=away, knockout=knockout, options=dict(options))
 
 
-# A match creates about 270 events. ``MatchEvent`` is a frozen dataclass: its generated ``__init__`` (a
-# Python frame that sets each slot through ``object.__setattr__``) costs more than the rules that make the
-# event. ``_ev`` fills an instance of a plain class with the same slots and then makes it a ``MatchEvent``
+# A match creates about 270 events and, through ``decisions``, 140 decisions. ``MatchEvent`` and
+# ``Decision`` are frozen dataclasses: their generated ``__init__`` (a Python frame that sets each slot
+# through ``object.__setattr__``) costs more than the rules that fill them. ``_ev`` and ``_decision`` fill
+# an instance of a plain class with the same slots and then make it a ``MatchEvent`` / ``Decision``
 # (``__class__`` assignment, allowed between classes of one layout): the very same object at a third of
-# the cost. The layouts are checked once below, so a change to ``MatchEvent`` fails at import.
+# the cost. ``_check_factories`` compares them with the dataclasses' own at import.
 _EventSlots = type("_EventSlots", (), {"__slots__": MatchEvent.__slots__})
+_DecisionSlots = type("_DecisionSlots", (), {"__slots__": Decision.__slots__})
 
 
 def _ev(ev: list[MatchEvent], kind: str, data: dict[str, Any]) -> None:
@@ -171,18 +173,37 @@ def _ev(ev: list[MatchEvent], kind: str, data: dict[str, Any]) -> None:
     ev.append(e)
 
 
-def _check_ev() -> None:
+def _decision(
+    side: Side,
+    kind: str,
+    choices: tuple[dict[str, Any], ...],
+    default: dict[str, Any],
+    options: dict[str, Any],
+) -> list[Decision]:
+    """``[Decision(side, kind, choices, default, options)]``: the list ``decisions`` returns."""
+    d = _DecisionSlots()
+    d.side = side
+    d.kind = kind
+    d.choices = choices
+    d.default = default
+    d.options = options
+    d.__class__ = Decision  # type: ignore[assignment]
+    return [d]
+
+
+def _check_factories() -> None:
     made: list[MatchEvent] = []
     _ev(made, "check", {"a": 1})
-    e = made[0]
-    assert (
-        type(e) is MatchEvent
-        and e == MatchEvent("check", {"a": 1})
-        and repr(e) == repr(MatchEvent("check", {"a": 1}))
+    e, want = made[0], MatchEvent("check", {"a": 1})
+    assert type(e) is MatchEvent and e == want and repr(e) == repr(want)
+    d, want_d = (
+        _decision("home", "k", ({"a": 1},), {"a": 1}, {})[0],
+        Decision("home", "k", ({"a": 1},), {"a": 1}, {}),
     )
+    assert type(d) is Decision and d == want_d and repr(d) == repr(want_d)
 
 
-_check_ev()
+_check_factories()
 
 
 def _abs(st: DiceState, side: int, x: int, y: int) -> list[int]:
@@ -283,52 +304,44 @@ class DiceFootballFormat:
             return []
         if ph == PH_ACT:
             legal = _actions(st)
-            return [
-                Decision(
-                    NAMES[st.att],
-                    "action",
-                    tuple(_action_dict(a) for a in legal),
-                    _action_dict(_default_action(st, legal)),
-                    {"restart": RESTART_NAMES[st.restart], "must_control": st.must_ctrl},
-                )
-            ]
+            return _decision(
+                NAMES[st.att],
+                "action",
+                tuple(map(dict.copy, _action_dicts(legal))),
+                _action_dict(_default_action(st, legal)),
+                {"restart": RESTART_NAMES[st.restart], "must_control": st.must_ctrl},
+            )
         if ph == PH_DIR:
-            return [
-                Decision(
-                    NAMES[st.att],
-                    "direction",
-                    ({"kind": "direction", "to": "left"}, {"kind": "direction", "to": "right"}),
-                    {"kind": "direction", "to": "right" if _default_right(st) else "left"},
-                    {"die": DIE_NAMES[st.p_die], "face": FACES[st.p_die][st.p_face]},
-                )
-            ]
+            return _decision(
+                NAMES[st.att],
+                "direction",
+                ({"kind": "direction", "to": "left"}, {"kind": "direction", "to": "right"}),
+                {"kind": "direction", "to": "right" if _default_right(st) else "left"},
+                {"die": DIE_NAMES[st.p_die], "face": FACES[st.p_die][st.p_face]},
+            )
         if ph == PH_STAR:
             w = st.ctx
             default = "star" if w in (W_UNSTOPPABLE_IN, W_STAR_IN) else "pass"
-            return [
-                Decision(
-                    NAMES[1 - st.att],
-                    "star",
-                    ({"kind": "pass"}, {"kind": "star"}),
-                    {"kind": default},
-                    {"window": WINDOW_NAMES[w], "face": _STAR_FACES[st.face]},
-                )
-            ]
+            return _decision(
+                NAMES[1 - st.att],
+                "star",
+                ({"kind": "pass"}, {"kind": "star"}),
+                {"kind": default},
+                {"window": WINDOW_NAMES[w], "face": _STAR_FACES[st.face]},
+            )
         if ph == PH_CROSSBAR:
             choices: tuple[dict[str, Any], ...] = ({"kind": "defender"}, {"kind": "keeper"})
             if _star_face(st, 1 - st.att) == PERFECT_SAVE:
                 choices += ({"kind": "star"},)
-            return [Decision(NAMES[1 - st.att], "crossbar", choices, {"kind": "defender"}, {})]
+            return _decision(NAMES[1 - st.att], "crossbar", choices, {"kind": "defender"}, {})
         squares = _place_squares(st)
-        return [
-            Decision(
-                NAMES[st.att],
-                "place",
-                tuple({"kind": "place", "square": _abs(st, st.att, x, y)} for x, y in squares),
-                {"kind": "place", "square": _abs(st, st.att, *squares[0])},
-                {"restart": RESTART_NAMES[st.ctx]},
-            )
-        ]
+        return _decision(
+            NAMES[st.att],
+            "place",
+            tuple({"kind": "place", "square": _abs(st, st.att, x, y)} for x, y in squares),
+            {"kind": "place", "square": _abs(st, st.att, *squares[0])},
+            {"restart": RESTART_NAMES[st.ctx]},
+        )
 
     def apply(self, state: DiceState, side: Side, choice: dict[str, Any], rng: Rng) -> list[MatchEvent]:
         """Apply one decision of ``side`` and play on (every forced roll included) to the next decision.
@@ -533,6 +546,17 @@ def _action_dict(a: tuple[Any, ...]) -> dict[str, Any]:
     return {"kind": a[0]}
 
 
+def _action_dicts(legal: tuple[tuple[Any, ...], ...]) -> tuple[dict[str, Any], ...]:
+    """The decision dicts of a legal set, memoised like the sets themselves: callers copy them."""
+    dicts = _ACTION_DICTS.get(legal)
+    if dicts is None:
+        dicts = _ACTION_DICTS[legal] = tuple(_action_dict(a) for a in legal)
+    return dicts
+
+
+_ACTION_DICTS: dict[tuple[tuple[Any, ...], ...], tuple[dict[str, Any], ...]] = {}
+
+
 def _to_dict(st: DiceState, a: tuple[Any, ...]) -> dict[str, Any]:
     k = a[0]
     if k == "dir":
@@ -734,6 +758,19 @@ def _begin(st: DiceState) -> None:
     st.phase = PH_ACT
 
 
+# a roll event's data without its use and tick, per side, die and face
+_ROLL_DATA = tuple(
+    tuple(
+        tuple(
+            {"side": NAMES[side], "die": DIE_NAMES[die], "face": FACES[die][f], "use": "", "tick": 0}
+            for f in range(6)
+        )
+        for die in range(8)
+    )
+    for side in (0, 1)
+)
+
+
 def _roll(
     st: DiceState,
     ev: list[MatchEvent],
@@ -747,10 +784,17 @@ def _roll(
     f = rng.randbelow(6)
     tick = st.ticks = st.ticks + 1
     st.last = [side, die, f]
-    data = {"side": NAMES[side], "die": DIE_NAMES[die], "face": FACES[die][f], "use": use, "tick": tick}
+    data = _ROLL_DATA[side][die][f].copy()  # cheaper than the dict display, in the same key order
+    data["use"] = use
+    data["tick"] = tick
     if extra is not None:
         data.update(extra)
-    _ev(ev, "roll", data)
+    e = _EventSlots()  # _ev(ev, "roll", data) written out: rolls and moves are most events of a match
+    e.kind = "roll"
+    e.data = data
+    e.audience = "public"
+    e.__class__ = MatchEvent  # type: ignore[assignment]
+    ev.append(e)
     if tick == (st.half_ticks if st.period <= 2 else st.extra_ticks):
         _ev(ev, "time_up", {"period": st.period})
     return f
@@ -835,7 +879,12 @@ def _move(
         data["direction"] = direction
     if exit_:
         data["exit"] = exit_name
-    _ev(ev, "move", data)
+    e = _EventSlots()  # _ev(ev, "move", data) written out, as in _roll
+    e.kind = "move"
+    e.data = data
+    e.audience = "public"
+    e.__class__ = MatchEvent  # type: ignore[assignment]
+    ev.append(e)
     st.bx = lx
     st.by = ly
     if exit_ == EX_NONE:
