@@ -6,8 +6,11 @@ its holder one special move. The whole flow of the digest (§5–§13) with its 
 written out in ``games/dice_football/RULES.md``; comments cite the digest's sections and ruling ids.
 
 Design for speed (bench/formats.py): the state is one flat slotted dataclass (``state.py``), the ball is
-kept in the attacker's relative coordinates, ball paths come from a precomputed table (``geometry.PATHS``)
-and ``apply`` mutates in place after validating the whole decision, so a raised error changes nothing.
+kept in the attacker's relative coordinates, arrow moves come from a precomputed table (``_MOVES``, built
+on ``geometry.PATHS``), the legal sets are memoised (``_actions``), events and decisions are made without
+the frozen dataclasses' costly ``__init__`` (``_ev``) and ``apply`` mutates in place after validating the
+whole decision, so a raised error changes nothing. Replays depend on every draw, event and choice order
+staying as it is: tests/games/dice_football/test_dice_replay_digest.py pins them.
 Forced rolls (DEF, GK, PEN, the Boskov roll, the STAR reveal) happen inside ``apply``; a side is asked only
 when it has a real choice: which die (with a wing rotation or long kick), left or right, where to place
 the ball at a restart, DEF or keeper at a crossbar, and whether to play its STAR face in a window.
