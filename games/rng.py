@@ -7,11 +7,16 @@ is tiny and makes replays exact, where ``random.Random.getstate()`` would be 2.5
 from __future__ import annotations
 
 from hashlib import blake2b
+from struct import Struct
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
+# randbelow's rejection limit (the largest accepted 64-bit value) for the small ranges games draw from
+_LIMITS = {n: _MASK64 - (_MASK64 + 1) % n for n in range(1, 257)}
+# the digest as a little-endian unsigned 64-bit integer: int.from_bytes(digest, "little"), at half the cost
+_UINT64 = Struct("<Q").unpack
 
 
 class Rng:
@@ -38,12 +43,21 @@ class Rng:
         return int.from_bytes(h.digest(), "little")
 
     def randbelow(self, n: int) -> int:
-        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        limit = _MASK64 - (_MASK64 + 1) % n
+        """Uniform integer in ``[0, n)`` (rejection sampling, no modulo bias).
+
+        ``_next64`` written out, with the rejection limits of small ``n`` from a table: a dice-football
+        match draws about 260 numbers, so this is on the hot path of every match format (bench/formats.py).
+        """
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("n must be positive")
+            limit = _MASK64 - (_MASK64 + 1) % n
         while True:
-            x = self._next64()
+            h = self._keyed.copy()
+            h.update(self.counter.to_bytes(8, "little"))
+            self.counter += 1
+            x = _UINT64(h.digest())[0]
             if x <= limit:
                 return x % n
 

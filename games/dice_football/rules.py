@@ -6,8 +6,11 @@ its holder one special move. The whole flow of the digest (§5–§13) with its 
 written out in ``games/dice_football/RULES.md``; comments cite the digest's sections and ruling ids.
 
 Design for speed (bench/formats.py): the state is one flat slotted dataclass (``state.py``), the ball is
-kept in the attacker's relative coordinates, ball paths come from a precomputed table (``geometry.PATHS``)
-and ``apply`` mutates in place after validating the whole decision, so a raised error changes nothing.
+kept in the attacker's relative coordinates, arrow moves come from a precomputed table (``_MOVES``, built
+on ``geometry.PATHS``), the legal sets are memoised (``_actions``), events and decisions are made without
+the frozen dataclasses' costly ``__init__`` (``_ev``) and ``apply`` mutates in place after validating the
+whole decision, so a raised error changes nothing. Replays depend on every draw, event and choice order
+staying as it is: tests/games/dice_football/test_dice_replay_digest.py pins them.
 Forced rolls (DEF, GK, PEN, the Boskov roll, the STAR reveal) happen inside ``apply``; a side is asked only
 when it has a real choice: which die (with a wing rotation or long kick), left or right, where to place
 the ball at a restart, DEF or keeper at a crossbar, and whether to play its STAR face in a window.
@@ -153,8 +156,57 @@ def dice_setup(
     return MatchSetup(home=home, away=away, knockout=knockout, options=dict(options))
 
 
+# A match creates about 270 events and, through ``decisions``, 140 decisions. ``MatchEvent`` and
+# ``Decision`` are frozen dataclasses: their generated ``__init__`` (a Python frame that sets each slot
+# through ``object.__setattr__``) costs more than the rules that fill them. ``_ev`` and ``_decision`` fill
+# an instance of a plain class with the same slots and then make it a ``MatchEvent`` / ``Decision``
+# (``__class__`` assignment, allowed between classes of one layout): the very same object at a third of
+# the cost. ``_check_factories`` compares them with the dataclasses' own at import.
+_EventSlots = type("_EventSlots", (), {"__slots__": MatchEvent.__slots__})
+_DecisionSlots = type("_DecisionSlots", (), {"__slots__": Decision.__slots__})
+
+
 def _ev(ev: list[MatchEvent], kind: str, data: dict[str, Any]) -> None:
-    ev.append(MatchEvent(kind, data))
+    """Append the public event ``MatchEvent(kind, data)`` to ``ev``."""
+    e = _EventSlots()
+    e.kind = kind
+    e.data = data
+    e.audience = "public"
+    e.__class__ = MatchEvent  # type: ignore[assignment]
+    ev.append(e)
+
+
+def _decision(
+    side: Side,
+    kind: str,
+    choices: tuple[dict[str, Any], ...],
+    default: dict[str, Any],
+    options: dict[str, Any],
+) -> list[Decision]:
+    """``[Decision(side, kind, choices, default, options)]``: the list ``decisions`` returns."""
+    d = _DecisionSlots()
+    d.side = side
+    d.kind = kind
+    d.choices = choices
+    d.default = default
+    d.options = options
+    d.__class__ = Decision  # type: ignore[assignment]
+    return [d]
+
+
+def _check_factories() -> None:
+    made: list[MatchEvent] = []
+    _ev(made, "check", {"a": 1})
+    e, want = made[0], MatchEvent("check", {"a": 1})
+    assert type(e) is MatchEvent and e == want and repr(e) == repr(want)
+    d, want_d = (
+        _decision("home", "k", ({"a": 1},), {"a": 1}, {})[0],
+        Decision("home", "k", ({"a": 1},), {"a": 1}, {}),
+    )
+    assert type(d) is Decision and d == want_d and repr(d) == repr(want_d)
+
+
+_check_factories()
 
 
 def _abs(st: DiceState, side: int, x: int, y: int) -> list[int]:
@@ -255,52 +307,44 @@ class DiceFootballFormat:
             return []
         if ph == PH_ACT:
             legal = _actions(st)
-            return [
-                Decision(
-                    NAMES[st.att],
-                    "action",
-                    tuple(_action_dict(a) for a in legal),
-                    _action_dict(_default_action(st, legal)),
-                    {"restart": RESTART_NAMES[st.restart], "must_control": st.must_ctrl},
-                )
-            ]
+            return _decision(
+                NAMES[st.att],
+                "action",
+                tuple(map(dict.copy, _action_dicts(legal))),
+                _action_dict(_default_action(st, legal)),
+                {"restart": RESTART_NAMES[st.restart], "must_control": st.must_ctrl},
+            )
         if ph == PH_DIR:
-            return [
-                Decision(
-                    NAMES[st.att],
-                    "direction",
-                    ({"kind": "direction", "to": "left"}, {"kind": "direction", "to": "right"}),
-                    {"kind": "direction", "to": "right" if _default_right(st) else "left"},
-                    {"die": DIE_NAMES[st.p_die], "face": FACES[st.p_die][st.p_face]},
-                )
-            ]
+            return _decision(
+                NAMES[st.att],
+                "direction",
+                ({"kind": "direction", "to": "left"}, {"kind": "direction", "to": "right"}),
+                {"kind": "direction", "to": "right" if _default_right(st) else "left"},
+                {"die": DIE_NAMES[st.p_die], "face": FACES[st.p_die][st.p_face]},
+            )
         if ph == PH_STAR:
             w = st.ctx
             default = "star" if w in (W_UNSTOPPABLE_IN, W_STAR_IN) else "pass"
-            return [
-                Decision(
-                    NAMES[1 - st.att],
-                    "star",
-                    ({"kind": "pass"}, {"kind": "star"}),
-                    {"kind": default},
-                    {"window": WINDOW_NAMES[w], "face": _STAR_FACES[st.face]},
-                )
-            ]
+            return _decision(
+                NAMES[1 - st.att],
+                "star",
+                ({"kind": "pass"}, {"kind": "star"}),
+                {"kind": default},
+                {"window": WINDOW_NAMES[w], "face": _STAR_FACES[st.face]},
+            )
         if ph == PH_CROSSBAR:
             choices: tuple[dict[str, Any], ...] = ({"kind": "defender"}, {"kind": "keeper"})
             if _star_face(st, 1 - st.att) == PERFECT_SAVE:
                 choices += ({"kind": "star"},)
-            return [Decision(NAMES[1 - st.att], "crossbar", choices, {"kind": "defender"}, {})]
+            return _decision(NAMES[1 - st.att], "crossbar", choices, {"kind": "defender"}, {})
         squares = _place_squares(st)
-        return [
-            Decision(
-                NAMES[st.att],
-                "place",
-                tuple({"kind": "place", "square": _abs(st, st.att, x, y)} for x, y in squares),
-                {"kind": "place", "square": _abs(st, st.att, *squares[0])},
-                {"restart": RESTART_NAMES[st.ctx]},
-            )
-        ]
+        return _decision(
+            NAMES[st.att],
+            "place",
+            tuple({"kind": "place", "square": _abs(st, st.att, x, y)} for x, y in squares),
+            {"kind": "place", "square": _abs(st, st.att, *squares[0])},
+            {"restart": RESTART_NAMES[st.ctx]},
+        )
 
     def apply(self, state: DiceState, side: Side, choice: dict[str, Any], rng: Rng) -> list[MatchEvent]:
         """Apply one decision of ``side`` and play on (every forced roll included) to the next decision.
@@ -366,12 +410,22 @@ class DiceFootballFormat:
 
         Bots and the benchmark use this fast path: ``apply_action`` takes one of these tuples.
         """
-        return _legal(state)
+        st = state
+        if st.phase == PH_ACT:  # the memo look-up of ``_actions`` written out: it answers most calls
+            legal = _ACTIONS.get(
+                (st.bx, st.by, st.restart, st.must_ctrl, st.ctrl_last, st.face if st.star == st.att else -1)
+            )
+            if legal is not None:
+                return legal
+        return _legal(st)
 
     def apply_action(self, state: DiceState, action: tuple[Any, ...], rng: Rng) -> list[MatchEvent]:
         """Apply a canonical action from ``legal_actions`` (not validated again: only for legal tuples)."""
         ev: list[MatchEvent] = []
-        _act(state, action, ev, rng)
+        if action[0] == "roll" and action[1] != SHOT and state.phase == PH_ACT:
+            _arrow(state, ev, rng, action)  # two actions in three: straight there
+        else:
+            _act(state, action, ev, rng)
         return ev
 
     def action_dict(self, action: tuple[Any, ...], state: DiceState) -> dict[str, Any]:
@@ -409,27 +463,24 @@ def _star_attack_ok(st: DiceState) -> bool:
 def _actions(st: DiceState) -> tuple[tuple[Any, ...], ...]:
     """The attacker's legal actions (§6.1, B-36): arrow dice with their declarations, SHOT, STAR.
 
-    Memoised on the few facts they depend on (a match asks this about 140 times).
+    Memoised on the state fields they are computed from (a match asks this about 140 times; there are
+    at most a few thousand such keys), so that most calls cost one dictionary look-up.
     """
-    x, y = st.bx, st.by
-    restart = st.restart
-    key = (
-        st.must_ctrl,
-        st.ctrl_last,
-        y >= 9 and (x == 1 or x == 5) and restart != R_CORNER,
-        restart in (R_GOAL_KICK, R_KEEPER),
-        can_shoot_from(x, y) or restart in (R_DIRECT_N, R_DIRECT_P),
-        st.star == st.att and _star_attack_ok(st),
-    )
+    key = (st.bx, st.by, st.restart, st.must_ctrl, st.ctrl_last, st.face if st.star == st.att else -1)
     legal = _ACTIONS.get(key)
     if legal is None:
-        legal = _ACTIONS[key] = _build_actions(*key)
+        legal = _ACTIONS[key] = _build_actions(st)
     return legal
 
 
-def _build_actions(
-    must: bool, ctrl_last: bool, rot: bool, long_kick: bool, shoot: bool, star: bool
-) -> tuple[tuple[Any, ...], ...]:
+def _build_actions(st: DiceState) -> tuple[tuple[Any, ...], ...]:
+    x, y = st.bx, st.by
+    restart = st.restart
+    must, ctrl_last = st.must_ctrl, st.ctrl_last
+    rot = y >= 9 and (x == 1 or x == 5) and restart != R_CORNER
+    long_kick = restart in (R_GOAL_KICK, R_KEEPER)
+    shoot = can_shoot_from(x, y) or restart in (R_DIRECT_N, R_DIRECT_P)
+    star = _star_attack_ok(st)
     out: list[tuple[Any, ...]] = []
     for die in (CONTROL, PASS, LONG):
         if ctrl_last if die == CONTROL else must:
@@ -446,7 +497,7 @@ def _build_actions(
     return tuple(out)
 
 
-_ACTIONS: dict[tuple[bool, ...], tuple[tuple[Any, ...], ...]] = {}
+_ACTIONS: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {}
 
 
 def _place_squares(st: DiceState) -> tuple[tuple[int, int], ...]:
@@ -496,6 +547,17 @@ def _action_dict(a: tuple[Any, ...]) -> dict[str, Any]:
             d["long_kick"] = True
         return d
     return {"kind": a[0]}
+
+
+def _action_dicts(legal: tuple[tuple[Any, ...], ...]) -> tuple[dict[str, Any], ...]:
+    """The decision dicts of a legal set, memoised like the sets themselves: callers copy them."""
+    dicts = _ACTION_DICTS.get(legal)
+    if dicts is None:
+        dicts = _ACTION_DICTS[legal] = tuple(_action_dict(a) for a in legal)
+    return dicts
+
+
+_ACTION_DICTS: dict[tuple[tuple[Any, ...], ...], tuple[dict[str, Any], ...]] = {}
 
 
 def _to_dict(st: DiceState, a: tuple[Any, ...]) -> dict[str, Any]:
@@ -655,12 +717,14 @@ def _act(st: DiceState, a: tuple[Any, ...], ev: list[MatchEvent], rng: Rng) -> N
             if a[1] == SHOT:
                 _shot(st, ev, rng)
             else:
-                _arrow(st, ev, rng, a[1], a[2], a[3])
+                _arrow(st, ev, rng, a)
         else:
             _star_attack(st, ev, rng)
     elif ph == PH_DIR:
         cls, n, _ = ARROW[st.p_die][st.p_face]
-        _move(st, ev, rng, cls, n, a[1], st.p_mult, st.p_rot, "right" if a[1] else "left")
+        right = a[1]
+        move = _MOVES[(st.bx, st.by, cls, n * st.p_mult, right, st.p_rot)]
+        _move(st, ev, rng, move, "right" if right else "left")
     elif ph == PH_STAR:
         if kind == "star":
             _star_defence(st, ev, rng)
@@ -697,17 +761,45 @@ def _begin(st: DiceState) -> None:
     st.phase = PH_ACT
 
 
-def _roll(st: DiceState, ev: list[MatchEvent], rng: Rng, side: int, die: int, use: str, **extra: Any) -> int:
-    """Roll one die (a clock tick, §13) and record it."""
+# a roll event's data without its use and tick, per side, die and face
+_ROLL_DATA = tuple(
+    tuple(
+        tuple(
+            {"side": NAMES[side], "die": DIE_NAMES[die], "face": FACES[die][f], "use": "", "tick": 0}
+            for f in range(6)
+        )
+        for die in range(8)
+    )
+    for side in (0, 1)
+)
+
+
+def _roll(
+    st: DiceState,
+    ev: list[MatchEvent],
+    rng: Rng,
+    side: int,
+    die: int,
+    use: str,
+    extra: dict[str, Any] | None = None,
+) -> int:
+    """Roll one die (a clock tick, §13) and record it; ``extra`` is added to the event's data."""
     f = rng.randbelow(6)
-    st.ticks += 1
+    tick = st.ticks = st.ticks + 1
     st.last = [side, die, f]
-    data = {"side": NAMES[side], "die": DIE_NAMES[die], "face": FACES[die][f], "use": use, "tick": st.ticks}
-    if extra:
+    data = _ROLL_DATA[side][die][f].copy()  # cheaper than the dict display, in the same key order
+    data["use"] = use
+    data["tick"] = tick
+    if extra is not None:
         data.update(extra)
-    ev.append(MatchEvent("roll", data))
-    if st.ticks == (st.half_ticks if st.period <= 2 else st.extra_ticks):
-        ev.append(MatchEvent("time_up", {"period": st.period}))
+    e = _EventSlots()  # _ev(ev, "roll", data) written out: rolls and moves are most events of a match
+    e.kind = "roll"
+    e.data = data
+    e.audience = "public"
+    e.__class__ = MatchEvent  # type: ignore[assignment]
+    ev.append(e)
+    if tick == (st.half_ticks if st.period <= 2 else st.extra_ticks):
+        _ev(ev, "time_up", {"period": st.period})
     return f
 
 
@@ -717,7 +809,7 @@ def _handover(st: DiceState, ev: list[MatchEvent], rng: Rng, to: int, reason: st
     st.star = to
     st.face = f
     st.last = [to, STAR, f]
-    ev.append(MatchEvent("star_rolled", {"side": NAMES[to], "face": _STAR_FACES[f], "reason": reason}))
+    _ev(ev, "star_rolled", {"side": NAMES[to], "face": _STAR_FACES[f], "reason": reason})
 
 
 def _path_abs(st: DiceState, side: int, squares: Any) -> list[list[int]]:
@@ -742,8 +834,9 @@ def _free_play(st: DiceState) -> None:
     st.xbar = False
 
 
-def _arrow(st: DiceState, ev: list[MatchEvent], rng: Rng, die: int, rot: bool, long_kick: bool) -> None:
+def _arrow(st: DiceState, ev: list[MatchEvent], rng: Rng, action: tuple[Any, ...]) -> None:
     """§6: roll a direction die (its first roll after a corner is always rotated, §10.5)."""
+    _, die, rot, long_kick = action
     if st.restart == R_CORNER:
         rot = True
     st.restart = R_NONE
@@ -754,46 +847,47 @@ def _arrow(st: DiceState, ev: list[MatchEvent], rng: Rng, die: int, rot: bool, l
     else:
         st.ctrl_last = False
     if rot or long_kick:
-        f = _roll(st, ev, rng, st.att, die, "attack", rotated=rot, long_kick=long_kick)
+        f = _roll(st, ev, rng, st.att, die, "attack", {"rotated": rot, "long_kick": long_kick})
     else:
         f = _roll(st, ev, rng, st.att, die, "attack")
     cls, n, choose = ARROW[die][f]
-    if cls == LOSE:
-        _turnover(st, ev, rng, "lost")  # §6.3
-    elif cls == QUESTION:
-        _def_roll(st, ev, rng, C_OPEN)  # §6.4
-    elif choose:
+    if choose:
         st.phase = PH_DIR
         st.p_die = die
         st.p_face = f
         st.p_mult = 2 if long_kick else 1
         st.p_rot = rot
-    else:
-        _move(st, ev, rng, cls, n, False, 2 if long_kick else 1, rot, None)
+    elif n:  # a straight arrow
+        _move(st, ev, rng, _MOVES[(st.bx, st.by, cls, 2 * n if long_kick else n, False, rot)], None)
+    elif cls == LOSE:
+        _turnover(st, ev, rng, "lost")  # §6.3
+    else:  # QUESTION
+        _def_roll(st, ev, rng, C_OPEN)  # §6.4
 
 
 def _move(
-    st: DiceState,
-    ev: list[MatchEvent],
-    rng: Rng,
-    cls: str,
-    n: int,
-    right: bool,
-    mult: int,
-    rot: bool,
-    direction: str | None,
+    st: DiceState, ev: list[MatchEvent], rng: Rng, move: tuple[Any, ...], direction: str | None
 ) -> None:
-    """§6.2: walk the ball; leaving the pitch gives a throw-in, goal kick, corner or own goal."""
+    """§6.2: walk the ball along ``move`` (an entry of ``_MOVES``); leaving the pitch gives a throw-in,
+    goal kick, corner or own goal."""
     a = st.att
-    x, y = st.bx, st.by
-    up, down, exit_, lx, ly, corner = _MOVES[(x, y, cls, n * mult, right, rot)]
-    path = up if (a == 0) == (st.period & 1 == 1) else down
-    data: dict[str, Any] = {"side": NAMES[a], "how": "arrow", "path": [[px, py] for px, py in path]}
+    paths, exit_, exit_name, lx, ly, corner = move
+    # absolute squares: the side attacking towards row 11 (home in odd periods, B-34) sees them as they are
+    data: dict[str, Any] = {
+        "side": NAMES[a],
+        "how": "arrow",
+        "path": [[px, py] for px, py in paths[(a + st.period) & 1]],
+    }
     if direction is not None:
         data["direction"] = direction
     if exit_:
-        data["exit"] = EXIT_NAMES[exit_]
-    ev.append(MatchEvent("move", data))
+        data["exit"] = exit_name
+    e = _EventSlots()  # _ev(ev, "move", data) written out, as in _roll
+    e.kind = "move"
+    e.data = data
+    e.audience = "public"
+    e.__class__ = MatchEvent  # type: ignore[assignment]
+    ev.append(e)
     st.bx = lx
     st.by = ly
     if exit_ == EX_NONE:
@@ -809,8 +903,9 @@ def _move(
 
 
 def _build_moves() -> dict[tuple[Any, ...], tuple[Any, ...]]:
-    """Every arrow move from every square, precomputed: (path as the side attacking towards row 11 sees
-    it, path for the other side, exit, last square inside, corner column for the opponent)."""
+    """Every arrow move from every square, keyed ``(x, y, class, length, right, rotated)``, precomputed:
+    ((path for the side attacking towards row 1, path for the side attacking towards row 11), exit,
+    exit name, last square inside, corner column for the opponent)."""
     table: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     lengths = {n * m for d in (CONTROL, PASS, LONG) for _c, n, _ in ARROW[d] for m in (1, 2) if n}
     for x in range(1, 6):
@@ -828,9 +923,9 @@ def _build_moves() -> dict[tuple[Any, ...], tuple[Any, ...]]:
                             squares = ((x, y), *path)
                             col = min(max(path[-1][0], 1), 5)
                             table[(x, y, cls, n, right, rot)] = (
-                                squares,
-                                tuple((6 - px, 12 - py) for px, py in squares),
+                                (tuple((6 - px, 12 - py) for px, py in squares), squares),
                                 exit_,
+                                EXIT_NAMES[exit_],
                                 lx,
                                 ly,
                                 1 if 6 - col <= 2 else 5,
@@ -877,7 +972,7 @@ def _award(st: DiceState, ev: list[MatchEvent], rng: Rng, side: int, kind: int, 
         st.bx, st.by = x, y
     data: dict[str, Any] = {"side": NAMES[side], "restart": RESTART_NAMES[kind]}
     data["square"] = _abs(st, side, x, y) if x else None
-    ev.append(MatchEvent("restart", data))
+    _ev(ev, "restart", data)
     if changed and _expired(st):
         _end_half(st, ev, rng)
         return
@@ -902,7 +997,7 @@ def _goal(
     if into is not None:
         a = st.att
         data["path"] = _path_abs(st, a, ((st.bx, st.by), (3, 12 if into else 0)))
-    ev.append(MatchEvent("goal", data))
+    _ev(ev, "goal", data)
     if _expired(st):
         _end_half(st, ev, rng)
     else:
@@ -958,46 +1053,43 @@ def _clear(st: DiceState, ev: list[MatchEvent], rng: Rng) -> None:
         _end_half(st, ev, rng)
         return
     if y - 3 >= 1:
-        ev.append(
-            MatchEvent(
-                "move",
-                {
-                    "side": NAMES[a],
-                    "how": "clearance",
-                    "path": _path_abs(st, a, [(x, y - i) for i in range(4)]),
-                },
-            )
+        _ev(
+            ev,
+            "move",
+            {
+                "side": NAMES[a],
+                "how": "clearance",
+                "path": _path_abs(st, a, [(x, y - i) for i in range(4)]),
+            },
         )
         st.by = y - 3
         _free_play(st)
         _begin(st)
         return
     if x != 3:  # §12.3: out over his own goal line: a goal kick for the attacker, who keeps the ball
-        ev.append(
-            MatchEvent(
-                "move",
-                {
-                    "side": NAMES[a],
-                    "how": "clearance",
-                    "path": _path_abs(st, a, [(x, y - i) for i in range(y + 1)]),
-                    "exit": "own_goal_line",
-                },
-            )
+        _ev(
+            ev,
+            "move",
+            {
+                "side": NAMES[a],
+                "how": "clearance",
+                "path": _path_abs(st, a, [(x, y - i) for i in range(y + 1)]),
+                "exit": "own_goal_line",
+            },
         )
         st.by = 1  # where it left the pitch, until the goal kick is placed
         _award(st, ev, rng, a, R_GOAL_KICK, 0, 0)
         return
     # §12.3 column 3: the ball stops on (3,1) and the attacker rolls GK to keep it out of his own net (B-28)
     if y != 1:
-        ev.append(
-            MatchEvent(
-                "move",
-                {
-                    "side": NAMES[a],
-                    "how": "clearance",
-                    "path": _path_abs(st, a, [(3, v) for v in range(y, 0, -1)]),
-                },
-            )
+        _ev(
+            ev,
+            "move",
+            {
+                "side": NAMES[a],
+                "how": "clearance",
+                "path": _path_abs(st, a, [(3, v) for v in range(y, 0, -1)]),
+            },
         )
     st.bx, st.by = 3, 1
     r = _GK_FACES[_roll(st, ev, rng, a, GK, "own_keeper")]
@@ -1076,7 +1168,7 @@ def _shot(st: DiceState, ev: list[MatchEvent], rng: Rng) -> None:
     st.assist = False
     st.xbar = False
     st.shot_col = x
-    r = _SHOT_FACES[_roll(st, ev, rng, a, SHOT, "shot", inside=inside)]
+    r = _SHOT_FACES[_roll(st, ev, rng, a, SHOT, "shot", {"inside": inside})]
     if r == ON_TARGET:
         if inside:
             _carry(st, ev, "shot", 3, 11)
