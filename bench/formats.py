@@ -12,7 +12,8 @@ Dice football (games/dice_football/):
   machine only ever slow a round down), median beside it. Two drivers: the engine's fast path
   (``legal_actions``/``apply_action``, what a bot seat or a simulation uses) and the platform's decision
   loop (``decisions``/``apply`` with decision dicts, what a human seat goes through); both produce every
-  event. Target: 2,000 matches/s.
+  event, and both draw from the generator a dice-football room uses (``games.rng.BlockRng``, generation
+  2). Target: 2,000 matches/s.
 - *strong decision time*: every decision of ``strong`` in strong-vs-easy matches, first with its memory
   empty (each new position is weighed over all its dice outcomes), then warm. Target: p95 ≤ 150 ms.
 - *win shares*: ``--matches`` matches per pairing (seats alternate), the share of decided matches won,
@@ -35,7 +36,10 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 
 from bench.common import append_performance, machine, machine_lines, percentile, wilson  # noqa: E402
-from games.rng import Rng  # noqa: E402
+from games.rng import GENERATIONS, LATEST, Rng  # noqa: E402
+
+# the generator a room of a game under games/ draws from (tournament/rules/setup.py: new_game)
+RoomRng = GENERATIONS[LATEST]
 
 RANDOM_TARGET = 2000
 P95_TARGET_MS = 150.0
@@ -74,8 +78,8 @@ def rate(run: Callable[[int], object], seconds: float, repeat: int) -> tuple[flo
     return rates[-1], rates[len(rates) // 2], total
 
 
-class CountingRng(Rng):
-    """An ``Rng`` that counts its draws (the same numbers)."""
+class CountingRng(RoomRng):  # type: ignore[valid-type,misc]
+    """The rooms' generator, counting its draws (the same numbers)."""
 
     __slots__ = ("draws",)
 
@@ -89,23 +93,27 @@ class CountingRng(Rng):
 
 
 def floor_costs(run_counted: Callable[..., object], matches: int = 200) -> tuple[float, float, float, float]:
-    """Per random match: numbers drawn, events created; and the CPU cost of one draw and of one event."""
-    from games.api import MatchEvent
+    """Per random match: numbers drawn, events created; and the CPU cost of one draw and of one event (as
+    the engine builds it)."""
+    from games.dice_football.rules import _ev
 
     draws = events = 0
     for seed in range(matches):
         rng, brng = CountingRng(seed), CountingRng(seed ^ 0x5EED)
         events += run_counted(seed, rng, brng)
         draws += rng.draws + brng.draws
-    r = Rng(1)
+    r = RoomRng(1)
     n = 200_000
     t = time.process_time()
     for _ in range(n):
         r.randbelow(6)
     t_draw = (time.process_time() - t) / n
+    sink: list[object] = []
     t = time.process_time()
     for i in range(n):
-        MatchEvent("roll", {"side": "home", "die": "pass", "face": "F2", "use": "attack", "tick": i})
+        _ev(sink, "roll", {"side": "home", "die": "pass", "face": "F2", "use": "attack", "tick": i})
+        if i & 255 == 0:
+            sink.clear()
     t_event = (time.process_time() - t) / n
     return draws / matches, events / matches, t_draw, t_event
 
@@ -120,8 +128,8 @@ def dice_football(args: argparse.Namespace) -> list[str]:
     lines = ["### Dice football (games/dice_football/)", ""]
 
     def fast(seed: int, rng: Rng | None = None, brng: Rng | None = None) -> int:
-        rng = rng or Rng(seed)
-        brng = brng or Rng(seed ^ 0x5EED)
+        rng = rng or RoomRng(seed)
+        brng = brng or RoomRng(seed ^ 0x5EED)
         state, events = FORMAT.start_with_events(setup, rng)
         n = len(events)
         while legal := FORMAT.legal_actions(state):
@@ -133,7 +141,7 @@ def dice_football(args: argparse.Namespace) -> list[str]:
         return n
 
     def loop(seed: int) -> int:
-        return len(play_match(FORMAT, setup, Rng(seed), "random", "random")[1])
+        return len(play_match(FORMAT, setup, RoomRng(seed), "random", "random")[1])
 
     print("dice football: random matches per second (one core)")
     lines += [
@@ -151,15 +159,16 @@ def dice_football(args: argparse.Namespace) -> list[str]:
     draws, events, t_draw, t_event = floor_costs(fast)
     cap = 1 / (draws * t_draw + events * t_event)
     print(
-        f"  a random match draws {draws:.0f} numbers from Rng ({t_draw * 1e6:.2f} µs each) and creates"
-        f" {events:.0f} MatchEvent ({t_event * 1e6:.2f} µs each): these alone cap it at {cap:,.0f} matches/s"
+        f"  a random match draws {draws:.0f} numbers from {RoomRng.__name__} ({t_draw * 1e6:.2f} µs each)"
+        f" and creates {events:.0f} MatchEvent ({t_event * 1e6:.2f} µs each):"
+        f" these alone cap it at {cap:,.0f} matches/s"
     )
     lines += [
         "",
         f"Target ≥ {RANDOM_TARGET:,} random matches/s (engine fast path): **{verdict}**. A random match"
-        f" draws {draws:.0f} numbers from `games.rng.Rng` ({t_draw * 1e6:.2f} µs each here) and creates"
-        f" {events:.0f} `MatchEvent`s ({t_event * 1e6:.2f} µs each): those two alone, with no rules at all,"
-        f" cap the rate at {cap:,.0f} matches per CPU second.",
+        f" draws {draws:.0f} numbers from `games.rng.{RoomRng.__name__}` ({t_draw * 1e6:.2f} µs each here)"
+        f" and creates {events:.0f} `MatchEvent`s ({t_event * 1e6:.2f} µs each): those two alone, with no"
+        f" rules at all, cap the rate at {cap:,.0f} matches per CPU second.",
         "",
     ]
 
@@ -169,7 +178,7 @@ def dice_football(args: argparse.Namespace) -> list[str]:
     n_time = 20 if args.quick else 60
     for i in range(2 * n_time):
         phase = "cold" if i < n_time else "warm"  # the memory filled while cold stays for the warm matches
-        rng, brng = Rng(50_000 + i), Rng(60_000 + i)
+        rng, brng = RoomRng(50_000 + i), RoomRng(60_000 + i)
         state = FORMAT.start(setup, rng)
         strong_side = "home" if i % 2 == 0 else "away"
         while pending := FORMAT.decisions(state):
@@ -206,7 +215,7 @@ def dice_football(args: argparse.Namespace) -> list[str]:
         t0 = time.perf_counter()
         for i in range(n):
             home, away = (a, b) if i % 2 == 0 else (b, a)
-            state, _ = play_match(FORMAT, setup, Rng(1_000_000 + i), home, away)
+            state, _ = play_match(FORMAT, setup, RoomRng(1_000_000 + i), home, away)
             winner = FORMAT.result(state).winner
             if winner is None:
                 draws += 1

@@ -167,7 +167,7 @@ def play_match(
         "home": get_policy(home) if isinstance(home, str) else home,
         "away": get_policy(away) if isinstance(away, str) else away,
     }
-    brng = bot_rng if bot_rng is not None else Rng(rng.seed ^ 0x5EED)
+    brng = bot_rng if bot_rng is not None else type(rng)(rng.seed ^ 0x5EED)  # the generator of the match's
     state, events = fmt.start_with_events(setup, rng)
     while True:
         pending = fmt.decisions(state)

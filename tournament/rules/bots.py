@@ -21,7 +21,7 @@ from typing import Any
 
 from cards.catalog import Catalog, SquareKind
 from games.api import get_game
-from games.rng import Rng
+from games.rng import Rng, make_rng
 from tournament.rules import matches, policy
 from tournament.rules.state import (
     BONUS,
@@ -374,8 +374,8 @@ BOT_SEED_SALT = 0x5EED
 
 def bot_rng(state: GameState, version: int) -> Rng:
     """The generator a bot uses for one decision: derived from the game's seed and version, so the live
-    driver, the simulator and a replay take the same decisions."""
-    return Rng(state.seed ^ BOT_SEED_SALT, version)
+    driver, the simulator and a replay take the same decisions. The game's own generation of generator."""
+    return make_rng(state.seed ^ BOT_SEED_SALT, version, state.rng_generation)
 
 
 def autoplay(state: GameState, cat: Catalog, max_actions: int = 20_000) -> tuple[GameState, int]:

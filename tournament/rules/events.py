@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.rng import Rng
+from games.rng import make_rng
 
 if TYPE_CHECKING:
     from cards.catalog import Catalog
@@ -59,7 +59,7 @@ class Ctx:
         self.state = state
         self.cat = cat
         self.actor = actor
-        self.rng = Rng(state.seed, state.rng_counter)
+        self.rng = make_rng(state.seed, state.rng_counter, state.rng_generation)
         self.events: list[Ev] = []
 
     def emit(self, kind: str, audience: tuple[int, ...] | None = None, /, **payload: Any) -> None:

@@ -170,6 +170,7 @@ def dump(state: GameState) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seed": state.seed,
         "rng_counter": state.rng_counter,
+        "rng_generation": state.rng_generation,
         "mode": state.mode,
         "house_rules": state.house_rules,
         "status": state.status,

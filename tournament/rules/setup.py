@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from games.rng import GENERATIONS, LATEST
 from tournament.rules import competition
 from tournament.rules.errors import N_, Forbidden, IllegalAction, MalformedAction, RulesError
 from tournament.rules.events import Ctx
@@ -49,8 +50,12 @@ def new_game(
     if not isinstance(game, str) or not competition.known_game(game):
         raise RulesError("unknown_game", game=str(game)[:40])
     if game != competition.MAGIC_FOOTBALL:
+        # the games under games/ simulate whole matches per action and start on the newest generator
         return GameState(
-            seed=seed, game=game, house_rules=competition.validate_house_rules(house_rules or {}, game)
+            seed=seed,
+            game=game,
+            house_rules=competition.validate_house_rules(house_rules or {}, game),
+            rng_generation=LATEST,
         )
     rules = dict(DEFAULT_HOUSE_RULES)
     rules.update(house_rules or {})
@@ -62,24 +67,33 @@ def new_game(
 
 def setup_of(state: GameState) -> dict[str, Any]:
     """What a room stores at creation (``Game.setup``, a record's ``setup``): enough, with the seed, to
-    open the same room again (replay, rewind, import). Magic Football's omits the game, as older ones do."""
+    open the same room again (replay, rewind, import). Magic Football's omits the game, and generator 1
+    is not named, as older setups do."""
     setup: dict[str, Any] = {"mode": state.mode, "house_rules": state.house_rules}
     if state.game != competition.MAGIC_FOOTBALL:
         setup["game"] = state.game
+    if state.rng_generation != 1:
+        setup["rng"] = state.rng_generation
     return setup
 
 
 def from_setup(seed: int, setup: dict[str, Any]) -> GameState:
-    """The fresh room ``setup_of`` describes.
+    """The fresh room ``setup_of`` describes; a setup that names no generator is older than generator 2
+    and replays with 1.
 
-    :raises RulesError: as ``new_game``.
+    :raises RulesError: as ``new_game``; ``malformed`` for a generator that does not exist.
     """
-    return new_game(
+    state = new_game(
         seed,
         setup.get("mode", "world_cup"),
         setup.get("house_rules"),
         game=setup.get("game", competition.MAGIC_FOOTBALL),
     )
+    generation = setup.get("rng", 1)
+    if not isinstance(generation, int) or isinstance(generation, bool) or generation not in GENERATIONS:
+        raise MalformedAction(detail=f"unknown random generator {str(generation)[:20]!r}")
+    state.rng_generation = generation
+    return state
 
 
 def rematch_house_rules(state: GameState) -> dict[str, Any]:

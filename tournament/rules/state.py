@@ -160,6 +160,7 @@ class GameState:
 
     seed: int
     rng_counter: int = 0
+    rng_generation: int = 1  # which of games.rng's generators the game draws from (its setup's "rng")
     game: str = "magic-football"  # or the key of a game under games/ played as a competition (competition.py)
     mode: str = "world_cup"  # "world_cup" | "euro"
     house_rules: dict[str, Any] = field(default_factory=dict)

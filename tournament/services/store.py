@@ -215,6 +215,7 @@ def load_snapshot(game: Game) -> Snapshot:
         seed=game.seed,
         game=game.kind,
         rng_counter=game.rng_counter,
+        rng_generation=(game.setup or {}).get("rng", 1),
         mode=game.mode,
         house_rules=dict(game.house_rules),
         status=game.status,

@@ -11,11 +11,13 @@ import sweep
 from helpers import CAT, GUEST, HOST, act, refused, seat
 
 from games.api import game_keys, get_game
-from games.rng import Rng
+from games.rng import LATEST, BlockRng, Rng
 from tournament.rules import bots
 from tournament.rules.competition import standings
 from tournament.rules.engine import apply_action
-from tournament.rules.setup import new_game
+from tournament.rules.errors import MalformedAction
+from tournament.rules.events import Ctx
+from tournament.rules.setup import from_setup, new_game, setup_of
 from tournament.rules.state import GameState
 
 ROOMS = [("single", 2), ("cup", 3), ("cup", 5), ("league", 4)]
@@ -209,3 +211,30 @@ def test_a_decision_can_be_taken_by_the_number_of_its_listed_choice() -> None:
         ({"pick": 0, "choice": prompt.choices[0]}, "malformed"),
     ):
         assert refused(st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, **bad}).code == code
+
+
+# ------------------------------------------------------------------ the generator a room draws from
+@pytest.mark.parametrize("game", game_keys())
+def test_a_new_room_of_a_game_names_generator_2_in_its_setup_and_draws_from_it(game: str) -> None:
+    st = new_game(4, game=game, house_rules={"seats": 2})
+    assert st.rng_generation == LATEST == 2
+    assert setup_of(st)["rng"] == 2 and from_setup(4, setup_of(st)).rng_generation == 2
+    assert type(Ctx(st, CAT, HOST).rng) is BlockRng
+    started = room(game, "single", 2, seed=4)
+    assert started.rng_generation == 2 and started.rng_counter > 0  # the toss and the draw came from it
+
+
+def test_magic_football_and_every_setup_older_than_generator_2_draw_from_generator_1() -> None:
+    mf = new_game(4)
+    assert mf.rng_generation == 1 and "rng" not in setup_of(mf)  # as every stored Magic Football setup
+    assert type(Ctx(mf, CAT, HOST).rng) is Rng
+    old_dice = {"mode": "world_cup", "house_rules": {"seats": 2}, "game": "dice-football"}  # before 2 came
+    assert from_setup(4, old_dice).rng_generation == 1
+    assert type(Ctx(from_setup(4, old_dice), CAT, HOST).rng) is Rng
+
+
+@pytest.mark.parametrize("bad", [0, 3, "2", None, True, [2], {"g": 2}])
+def test_a_setup_naming_a_generator_that_does_not_exist_is_refused(bad: Any) -> None:
+    setup = {"mode": "world_cup", "house_rules": {"seats": 2}, "game": "dice-football", "rng": bad}
+    with pytest.raises(MalformedAction, match="unknown random generator"):
+        from_setup(4, setup)
