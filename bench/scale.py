@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     .venv/bin/python bench/scale.py [--rooms 20] [--spectators 40] [--seats 6] [--seconds 30]
-                                    [--warmup 5] [--split sockets|rooms] [--no-write]
+                                    [--warmup 5] [--split sockets|rooms|both] [--no-write]
 
 Each room holds ``--seats`` bots (``easy``) that play through the live driver with ``BOT_DELAY=0`` — the
 same path as in a real room: the driver of every daphne process with sockets in the room schedules the
@@ -11,12 +11,16 @@ decisions and submits them through ``game_act``. ``--spectators`` protocol clien
 (``websockets``, one asyncio process, acknowledging every 8 frames). First one daphne process serves
 every socket; then two daphne processes on two ports share Redis and the PostgreSQL database, the clients
 split between them (``sockets``: every room's spectators alternate between the processes, as a load
-balancer without room affinity would; ``rooms``: each room lives on one process). Fresh rooms each time.
+balancer without room affinity would; ``rooms``: each room lives on one process; ``both``, the default:
+one leg of each, after the one-process leg, in the same run). Fresh rooms each time.
 
 Measured over ``--seconds`` after ``--warmup``: actions per second sustained (versions committed, from
 the database), the latency from an action's commit (its ``ActionRecord`` time) to the last spectator of
 the room holding that version (p50 / p99), frames per second delivered, server CPU, resident memory per
-open websocket ((RSS after connecting − RSS before) / sockets) and the second process's speed-up.
+open websocket ((RSS after connecting − RSS before) / sockets), the second process's speed-up, and the
+decisions the processes' drivers submitted over the whole leg (each server logs them, ``DRIVER_LOG_LEVEL``):
+attempts, distinct decisions, and decisions submitted by more than one process (issue 22: one driver per
+room makes that 0).
 Every loop is bounded in count and time; traffic only to 127.0.0.1.
 """
 
@@ -56,6 +60,7 @@ from bench.common import (  # noqa: E402
 )
 
 VERSION_RE = re.compile(r'"version":(\d+)')
+SUBMITTED_RE = re.compile(r"room (\w+): decision for prompt (\d+) submitted")
 ACK_EVERY = 8
 CONNECT_BATCH = 50
 
@@ -188,15 +193,33 @@ class Outcome:
     cpu_share: list[float]
     client_cpu: float
     finished_rooms: int
+    split: str = ""
+    attempts: int = 0  # decisions the drivers submitted (a bot's retry on a newer version counts again)
+    decisions: int = 0  # distinct (room, prompt)
+    by_several: int = 0  # decisions submitted by more than one process
 
 
-async def run(processes: int, args: argparse.Namespace, db, log_dir: Path) -> Outcome:
+def count_decisions(log_paths: list[Path]) -> tuple[int, int, int]:
+    """(attempts, distinct decisions, decisions submitted by more than one process) from the servers'
+    logs."""
+    by: dict[tuple[str, str], set[int]] = defaultdict(set)
+    attempts = 0
+    for i, path in enumerate(log_paths):
+        text = path.read_text(errors="replace") if path.exists() else ""
+        for m in SUBMITTED_RE.finditer(text):
+            attempts += 1
+            by[(m.group(1), m.group(2))].add(i)
+    return attempts, len(by), sum(1 for where in by.values() if len(where) > 1)
+
+
+async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir: Path) -> Outcome:
     env = child_env(
         **db.env,
         REDIS_URL=REDIS_SERVER,
         ALLOWED_HOSTS="127.0.0.1,localhost",
         DEBUG="false",
         LOG_LEVEL="ERROR",
+        DRIVER_LOG_LEVEL="DEBUG",  # one line per decision submitted, in every leg alike
         BOT_DELAY="0",
     )
     with servers() as started:
@@ -209,7 +232,7 @@ async def run(processes: int, args: argparse.Namespace, db, log_dir: Path) -> Ou
         for r, (code, game_id) in enumerate(created):
             room = Room(code, game_id, [])
             for j in range(args.spectators):
-                server = started[(j if args.split == "sockets" else r) % processes]
+                server = started[(j if split == "sockets" else r) % processes]
                 room.watchers.append(Watcher(room, f"{server.ws}/ws/r/{code}/?format=json"))
             rooms.append(room)
         readers: list[asyncio.Task[None]] = []
@@ -264,6 +287,8 @@ async def run(processes: int, args: argparse.Namespace, db, log_dir: Path) -> Ou
         for task in readers:
             task.cancel()
         finished = await asyncio.to_thread(_finished, game_ids)
+        log_paths = [s.log_path for s in started]
+    attempts, decisions, by_several = count_decisions(log_paths)
     wall = t1 - t0
     return Outcome(
         processes=processes,
@@ -277,6 +302,10 @@ async def run(processes: int, args: argparse.Namespace, db, log_dir: Path) -> Ou
         cpu_share=[(b - a) / wall for a, b in zip(cpu0, cpu1, strict=True)],
         client_cpu=(self1.ru_utime - self0.ru_utime + self1.ru_stime - self0.ru_stime) / wall,
         finished_rooms=finished,
+        split=split if processes > 1 else "",
+        attempts=attempts,
+        decisions=decisions,
+        by_several=by_several,
     )
 
 
@@ -291,12 +320,14 @@ def _finished(game_ids: list[int]) -> int:
 
 
 def _line(o: Outcome) -> str:
+    split = f" (split {o.split})" if o.split else ""
     return (
-        f"{o.processes} daphne: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
+        f"{o.processes} daphne{split}: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
         f"{o.frames_per_s:,.0f} frames/s, latency p50 {1000 * o.p50:.0f} ms p99 {1000 * o.p99:.0f} ms "
         f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
         f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}, client CPU {o.client_cpu:.0%}, "
-        f"{o.finished_rooms} rooms finished"
+        f"{o.finished_rooms} rooms finished, decisions {o.decisions} ({o.attempts} attempts,"
+        f" {o.by_several} by several processes)"
     )
 
 
@@ -307,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=6, help="bots per room")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--split", choices=("sockets", "rooms"), default="sockets")
+    parser.add_argument("--split", choices=("sockets", "rooms", "both"), default="both")
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
@@ -323,12 +354,15 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     log_dir = Path(tempfile.mkdtemp(prefix="mft-scale-"))
+    splits = ("rooms", "sockets") if args.split == "both" else (args.split,)
     try:
-        one = asyncio.run(run(1, args, db, log_dir))
+        one = asyncio.run(run(1, "", args, db, log_dir))
         print(_line(one))
-        flush_redis(REDIS_SERVER)
-        two = asyncio.run(run(2, args, db, log_dir))
-        print(_line(two))
+        twos = []
+        for split in splits:
+            flush_redis(REDIS_SERVER)
+            twos.append(asyncio.run(run(2, split, args, db, log_dir)))
+            print(_line(twos[-1]))
     finally:
         from django.db import connections
 
@@ -336,8 +370,16 @@ def main(argv: list[str] | None = None) -> int:
         db.drop()
         flush_redis(REDIS_SERVER)
         shutil.rmtree(log_dir, ignore_errors=True)  # daphne logs (and the py-spy samples) of this run
-    speedup = two.actions_per_s / one.actions_per_s if one.actions_per_s else float("nan")
-    print(f"speed-up of the second process: {speedup:.2f}×")
+    lines = []
+    for two in twos:
+        speedup = two.actions_per_s / one.actions_per_s if one.actions_per_s else float("nan")
+        p99 = two.p99 / one.p99 if one.p99 else float("nan")
+        lines.append(
+            f"Split {two.split}: speed-up of the second process (actions/s) **{speedup:.2f}×**, p99 latency"
+            f" {p99:.2f}× one process's; decisions submitted by both processes: **{two.by_several}**"
+            f" ({two.attempts - two.decisions} attempts beyond one per decision, retries included)."
+        )
+        print(lines[-1].replace("**", ""))
     info = machine()
     section = "\n".join(
         [
@@ -349,22 +391,25 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.spectators} protocol spectators per room, Redis channel layer,"
             f" {db.description.split(' on ')[0]} ({args.db}); {args.warmup:.0f} s warm-up,"
             f" {args.seconds:.0f} s measured. Latency: from the action's",
-            "commit (its `ActionRecord` time) to the last spectator of the room holding that version.",
+            "commit (its `ActionRecord` time) to the last spectator of the room holding that version."
+            " Decisions: what the drivers submitted over the whole leg (from the servers' logs).",
             "",
             *machine_lines(info),
             "",
-            "| daphne processes | sockets | actions/s | frames/s | latency p50 ms | p99 ms | versions timed |"
-            " RSS per socket | server CPU | client CPU | rooms finished |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+            "| daphne processes | split | sockets | actions/s | frames/s | latency p50 ms | p99 ms |"
+            " versions timed | RSS per socket | server CPU | client CPU | rooms finished |"
+            " decisions | attempts | by both processes |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
             *[
-                f"| {o.processes} | {o.sockets} | {o.actions_per_s:.1f} | {o.frames_per_s:,.0f} |"
-                f" {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
+                f"| {o.processes} | {o.split or '–'} | {o.sockets} | {o.actions_per_s:.1f} |"
+                f" {o.frames_per_s:,.0f} | {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
                 f" {o.rss_per_socket / 1024:.0f} KiB |"
                 f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)} | {o.client_cpu:.0%} | {o.finished_rooms} |"
-                for o in (one, two)
+                f" {o.decisions} | {o.attempts} | {o.by_several if o.processes > 1 else '–'} |"
+                for o in (one, *twos)
             ],
             "",
-            f"Speed-up of the second process (actions/s): **{speedup:.2f}×**.",
+            *lines,
             "",
         ]
     )

@@ -168,7 +168,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # DEBUG logs every push a room's hub receives: how to tell a push from the hubs' poll (lost pushes)
-    "loggers": {"tournament.realtime.hub": {"level": os.environ.get("REALTIME_LOG_LEVEL", "WARNING")}},
+    "loggers": {
+        "tournament.realtime.hub": {"level": os.environ.get("REALTIME_LOG_LEVEL", "WARNING")},
+        # DEBUG logs every decision a process's driver submits, INFO every lease it takes or loses
+        "tournament.realtime.driver": {"level": os.environ.get("DRIVER_LOG_LEVEL", "WARNING")},
+        "tournament.realtime.lease": {"level": os.environ.get("DRIVER_LOG_LEVEL", "WARNING")},
+    },
 }
 
 # daphne serves static files itself (Django's ASGI static handler): one process, no extra proxy needed.

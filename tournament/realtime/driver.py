@@ -1,9 +1,11 @@
 """Keeps live games moving: bot seats decide after a short, readable delay; the decision timer (R19)
 takes the default for a human who lets it run out.
 
-Every process with sockets in a room drives it. Bot actions carry an action id derived from the
-version and the prompt, so when two processes take the same decision the second is a harmless
-duplicate; timer actions expect the prompt still to be open, so a late one is refused and ignored.
+One process drives a room: the one holding its lease (``tournament/realtime/lease.py``; every process
+without Redis). Bot actions still carry an action id derived from the version and the prompt, and timer
+actions expect the prompt still to be open, so should two processes ever take the same decision (Redis
+unreachable, a lease handed over mid-decision) the second is refused and changes nothing. Each decision
+submitted is logged at DEBUG ("decision … submitted"): the scale benchmark counts them per process.
 
 The timer waits for the deadline stored with the prompt (``tournament/services/timers.py``: server
 time, the same for every process and after a restart), and ``game_act`` refuses its default before that
@@ -24,6 +26,7 @@ from django.conf import settings
 from cards.catalog import get_catalog
 from tournament.models import Event
 from tournament.realtime.db import db
+from tournament.realtime.lease import leases
 from tournament.rules import bots
 from tournament.rules.errors import RulesError, StaleVersion
 from tournament.rules.events import Actor
@@ -61,7 +64,11 @@ class Driver:
         self._plans: dict[tuple[str, int], Plan] = {}
 
     def poke(self, snap: Snapshot) -> None:
-        """Look at a new version of a room and schedule whatever must happen without a human."""
+        """Look at a new version of a room and schedule whatever must happen without a human (only in
+        the process that drives the room)."""
+        if not leases.holds(snap.code):
+            self.forget(snap.code)
+            return
         st = snap.state
         open_ids = {p.id for p in st.prompts} if st.status == "running" else set()
         for key in [k for k in self._pending if k[0] == snap.code and k[1] not in open_ids]:
@@ -99,6 +106,11 @@ class Driver:
             self._plans[key] = plan
             task.add_done_callback(lambda t, k=key: self._done(k, t))
 
+    def forget(self, code: str) -> None:
+        """Drop every pending decision of a room: another process drives it now."""
+        for key in [k for k in self._pending if k[0] == code]:
+            self._cancel(key)
+
     def _cancel(self, key: tuple[str, int]) -> None:
         self._plans.pop(key, None)
         self._pending.pop(key).cancel()
@@ -126,6 +138,7 @@ class Driver:
                 return
             choice = bots.decide(st, prompt, strength, get_catalog(), bots.bot_rng(st, current.version))
             action = {"type": "answer", "prompt": prompt_id, "choice": choice}
+            _submitted(snap.code, prompt_id, "bot", current.version)
             try:
                 await db(
                     game_act,
@@ -166,6 +179,7 @@ class Driver:
         while True:
             while (wait := (due - timers.clock_ms()) / 1000) > 0:
                 await asyncio.sleep(min(wait, TIMER_POLL))
+            _submitted(snap.code, prompt_id, "timer", None)
             try:
                 await db(
                     game_act,
@@ -210,6 +224,7 @@ class Driver:
                 if time.time() >= due:
                     break
                 wait = min(poll, max(0.05, due - time.time()))
+        _submitted(snap.code, prompt_id, "absent", None)
         await self._submit(
             snap.code,
             Actor("system"),
@@ -229,6 +244,10 @@ class Driver:
             log.debug("driver action in %s not applied: %s", code, exc.code)
         except Exception:
             log.exception("driver action in %s failed", code)
+
+
+def _submitted(code: str, prompt_id: int, kind: str, version: int | None) -> None:
+    log.debug("room %s: decision for prompt %s submitted (%s, version %s)", code, prompt_id, kind, version)
 
 
 def absence_timeout() -> float:

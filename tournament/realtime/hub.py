@@ -27,6 +27,7 @@ from channels.layers import get_channel_layer
 from tournament.realtime import frames, gamenight, html
 from tournament.realtime.db import db
 from tournament.realtime.driver import driver
+from tournament.realtime.lease import RENEW_SECONDS, leases
 from tournament.rules.errors import RulesError
 from tournament.rules.projection import Viewer
 from tournament.selectors import snapshot_by_code
@@ -174,11 +175,41 @@ class RoomHub:
             except Exception:  # the layer is down: sockets still join; the poll subscribes again later
                 log.warning("could not subscribe room %s to the channel layer", self.code, exc_info=True)
         self._tasks.append(asyncio.create_task(self._poll(layer)))
+        if leases.distributed():
+            await leases.claim(self.code)  # before the first refresh, which shows the room to the driver
+            self._tasks.append(asyncio.create_task(self._drive()))
+
+    async def _drive(self) -> None:
+        """Hold the room's driver lease while this process has sockets in it: renew it, or take it over
+        from a process that stopped renewing (died); schedule the room's decisions when it comes to us,
+        drop them when it went to another process."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            held = leases.holds(self.code)
+            try:
+                now = await leases.claim(self.code)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # claim logs and reports Redis outages itself; anything else: next round
+                log.warning("driver lease round of room %s failed", self.code, exc_info=True)
+                continue
+            if now and not held:
+                log.info("room %s: this process drives it now", self.code)
+                if self.current is not None:
+                    driver.poke(self.current.snap)
+            elif held and not now:
+                log.info("room %s: another process drives it now", self.code)
+                driver.forget(self.code)
 
     def _stop(self) -> None:
         for task in self._tasks:
             task.cancel()
         self._tasks.clear()
+        if leases.distributed():  # another process with sockets in the room drives it from now on
+            driver.forget(self.code)
+            release = asyncio.ensure_future(leases.release(self.code))
+            _background.add(release)
+            release.add_done_callback(_background.discard)
         layer = get_channel_layer()
         if layer is not None and self._channel is not None:
             channel = self._channel
