@@ -125,6 +125,27 @@ class MatchResult:
     extra_time_dealt: tuple[str, ...]  # extra-time cards dealt (go to box 6 whether played or not)
 
 
+def cardless_setup(knockout: bool, labels: tuple[str, str], options: Mapping[str, Any]) -> MatchSetup:
+    """A ``MatchSetup`` for a game without team cards (dice and chess football): labels and options only."""
+    home, away = (TeamEntry(label, (), TeamCard(f"{label}-keeper", 0, keeper=True)) for label in labels)
+    return MatchSetup(home=home, away=away, knockout=knockout, options=dict(options))
+
+
+def cardless_result(
+    score: list[int], winner: Side | None, decided_by: str, penalties: list[int] | None
+) -> MatchResult:
+    """The result of a game without match cards: every card field is empty."""
+    return MatchResult(
+        score=(score[0], score[1]),
+        winner=winner,
+        decided_by=decided_by,
+        penalties=(penalties[0], penalties[1]) if penalties is not None else None,
+        used={"home": (), "away": ()},
+        unused={"home": (), "away": ()},
+        extra_time_dealt=(),
+    )
+
+
 class MatchFormat(Protocol):
     """A match format: pure, deterministic, driven by decisions.
 

@@ -30,8 +30,8 @@ from games.api import (
     MatchSetup,
     NotYourDecision,
     Side,
-    TeamCard,
-    TeamEntry,
+    cardless_result,
+    cardless_setup,
     register,
 )
 from games.dice_football.dice import (
@@ -152,8 +152,7 @@ def dice_setup(
     knockout: bool = False, labels: tuple[str, str] = ("home", "away"), **options: Any
 ) -> MatchSetup:
     """A ``MatchSetup`` for dice football, which needs no team cards: only labels and options."""
-    home, away = (TeamEntry(label, (), TeamCard(f"{label}-keeper", 0, keeper=True)) for label in labels)
-    return MatchSetup(home=home, away=away, knockout=knockout, options=dict(options))
+    return cardless_setup(knockout, labels, options)
 
 
 # A match creates about 270 events and, through ``decisions``, 140 decisions. ``MatchEvent`` and
@@ -366,15 +365,7 @@ class DiceFootballFormat:
         st = state
         if st.phase != PH_OVER:
             return None
-        return MatchResult(
-            score=(st.score[0], st.score[1]),
-            winner=NAMES[st.winner] if st.winner >= 0 else None,
-            decided_by=st.decided_by,
-            penalties=(st.pens[0], st.pens[1]) if st.pens is not None else None,
-            used={"home": (), "away": ()},
-            unused={"home": (), "away": ()},
-            extra_time_dealt=(),
-        )
+        return cardless_result(st.score, NAMES[st.winner] if st.winner >= 0 else None, st.decided_by, st.pens)
 
     def view(self, state: DiceState, side: Side | None, reveal_all: bool = False) -> dict[str, Any]:
         """What ``side`` may see (``None``: spectators); see ``view.py``."""
