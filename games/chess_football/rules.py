@@ -215,9 +215,15 @@ def _ball_targets(st: ChessState, occ: list[int], side: int, h: int) -> list[int
     targets: list[int] = []
     seen: set[int] = set()
     mates: list[int] = []
+    goals = GOALS[1 - side]
+    scored = False
     for t in BALL_TARGETS[frm]:
         if not _landing_ok(side, t, occ):
             continue
+        if t in goals:  # every goal ends in the same position: one move (X-29), the first goal square
+            if scored:
+                continue
+            scored = True
         o = occ[t]  # a keeper team-mate is never on an own goal square here (X-26)
         targets.append(t)
         seen.add(t)
@@ -651,7 +657,23 @@ def _validate(st: ChessState, side: Any, choice: Any) -> Action:
     for a in acts:
         if notation(st, a) == text:
             return a
+    goal = _other_goal_square(st, acts, text)
+    if goal is not None:
+        return goal
     raise IllegalDecision(why_illegal(st, text), reason="illegal_move", move=text[:40])
+
+
+def _other_goal_square(st: ChessState, acts: list[Action], text: str) -> Action | None:
+    """A shot at another free goal square the ball reaches is the same move as the listed goal (X-29)."""
+    m = _BALL_RE.match(text)
+    goals = GOALS[1 - st.turn]
+    listed = [a for a in acts if a[0] == "b" and a[1] in goals]
+    if not m or not listed or parse_square(m.group(1)) != st.ball:
+        return None
+    t = parse_square(m.group(2))
+    if t in goals and t in BALL_TARGETS[st.ball] and t not in st.pos:
+        return listed[0]
+    return None
 
 
 def why_illegal(st: ChessState, text: str) -> str:
