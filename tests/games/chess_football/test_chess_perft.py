@@ -115,3 +115,21 @@ def test_perft_catches_a_wrong_generator(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(rules, "DIAG_STEPS", [[(-1, t) for _m, t in steps] for steps in rules.DIAG_STEPS])
     with pytest.raises(AssertionError, match="end positions"):
         perft(position({"S": ["Lc5", "Ld4"]}, ball="e7"), 1, 1)
+
+
+@pytest.mark.parametrize("seed", range(sweep.size(ci=2, soak=30)))
+def test_random_play_agrees_with_the_slow_generator_at_every_position(seed: int) -> None:
+    """Positions random play reaches (cautions, re-entries, red squares, offside, penalties and all)."""
+    st = FORMAT.start(chess_setup(half_moves=200, toss="away"), Rng(seed))  # no half time here
+    pick = Rng(seed + 100)
+    kinds = set()
+    for _ in range(240):
+        if FORMAT.to_act(st) < 0:
+            break
+        if st.phase == PH_PLAY:
+            perft(st, 1, 1)
+        actions = FORMAT.legal_actions(st)
+        a = actions[pick.randbelow(len(actions))]
+        kinds.add(a[0])
+        FORMAT.apply_action(st, a, RNG)
+    assert {"m", "b"} <= kinds
