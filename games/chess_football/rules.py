@@ -515,10 +515,10 @@ class ChessFootballFormat:
             chosen = {NAMES[i]: st.pen_choice[i] is not None for i in (0, 1)}
             mine = None
             if side in NAMES and st.pen_choice[NAMES.index(side)] is not None:
-                mine = list(st.pen_choice[NAMES.index(side)] or [])
+                mine = _choice_dict(st, NAMES.index(side))
             penalty = {"kicker": NAMES[st.pen_side], "chosen": chosen, "mine": mine}
             if reveal_all:
-                penalty["choices"] = [None if c is None else list(c) for c in st.pen_choice]
+                penalty["choices"] = [_choice_dict(st, i) for i in (0, 1)]
         return {
             "format": self.key,
             "labels": list(st.labels),
@@ -892,11 +892,19 @@ def _award_penalty(st: ChessState, kicker: int, ev: list[MatchEvent]) -> None:
     st.turn = kicker
 
 
+def _choice_dict(st: ChessState, side: int) -> dict[str, Any] | None:
+    """A side's recorded penalty choice as the decision it made (None: not chosen yet)."""
+    ch = st.pen_choice[side]
+    if ch is None:
+        return None
+    return _action_dict(st, ("pen", ch[0], ch[1]) if side == st.pen_side else ("cover", ch[0]))
+
+
 def _choose_penalty(st: ChessState, a: Action, ev: list[MatchEvent]) -> None:
     """Record one side's hidden choice (X-18); once both are in, reveal and resolve."""
     side = st.pen_side if a[0] == "pen" else 1 - st.pen_side
     st.pen_choice[side] = [a[1], a[2]] if a[0] == "pen" else [a[1]]
-    _ev(ev, "penalty_choice", {"side": NAMES[side], "choice": list(st.pen_choice[side] or [])}, NAMES[side])
+    _ev(ev, "penalty_choice", {"side": NAMES[side], "choice": _choice_dict(st, side)}, NAMES[side])
     _ev(ev, "penalty_chosen", {"side": NAMES[side]})
     if st.pen_choice[0] is None or st.pen_choice[1] is None:
         return

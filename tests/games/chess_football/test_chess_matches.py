@@ -108,7 +108,8 @@ def test_the_penalty_choices_are_hidden_until_both_are_made():
         "mine": None,
     }
     assert "d0" not in json.dumps(FORMAT.view(st, "home")) and "d0" not in json.dumps(FORMAT.view(st, None))
-    assert FORMAT.view(st, "away")["penalty"]["mine"] == [11, sq("d0")]
+    assert FORMAT.view(st, "away")["penalty"]["mine"] == {"kind": "penalty", "aim": "d0", "taker": "C"}
+    assert FORMAT.view(st, None, reveal_all=True)["penalty"]["choices"][1]["aim"] == "d0"
     assert [d.side for d in FORMAT.decisions(st)] == ["home"]
     with pytest.raises(NotYourDecision):
         FORMAT.apply(st, "away", {"kind": "penalty", "aim": "e0", "taker": "C"}, Rng(0))
