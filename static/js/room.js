@@ -99,6 +99,7 @@
   // abandoned. Follow the game again (a new socket gets a full render) and make the forms usable.
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
+    abandonRequests(document);
     releaseForms(document);
     closedForGood = false;
     retry = 0;
@@ -472,6 +473,15 @@
   });
   // htmx's history (the replay's steps) restores a snapshot of the page taken while a form was busy
   document.body.addEventListener("htmx:historyRestore", function () { releaseForms(document); });
+  // A request abandoned when the page was left is still htmx's in-flight request of its element: abort it, or
+  // htmx queues the next one behind it and, should the old answer still come, applies both (two history
+  // entries for one replay step, so Back seemed to do nothing).
+  function abandonRequests(root) {
+    if (!window.htmx) return;
+    Array.prototype.slice.call(root.querySelectorAll(".htmx-request, form[aria-busy]")).forEach(function (el) {
+      window.htmx.trigger(el, "htmx:abort");
+    });
+  }
   function releaseForms(root) {
     Array.prototype.slice.call(root.querySelectorAll("button[data-was-enabled]")).forEach(function (b) {
       b.disabled = false; b.removeAttribute("data-was-enabled");
