@@ -8,6 +8,7 @@
   if (!box || !spec || !window.uPlot) return;
   var series = JSON.parse(spec.textContent);
   var lang = document.documentElement.lang || "en";
+  var xLabel = box.getAttribute("data-x-label") || "#";
   var css = getComputedStyle(document.documentElement);
   var colour = function (s) {
     if (s.seat) return css.getPropertyValue("--p" + s.seat).trim() || "#333";
@@ -38,10 +39,12 @@
     height: 260,
     scales: { x: { time: false } },
     axes: [
-      { label: "#", stroke: "#4c5a53" },
+      // ledger entry numbers: whole numbers only (uPlot would also tick 1.2, 1.4, … on a short ledger)
+      { label: xLabel, stroke: "#4c5a53", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+        values: function (u, vals) { return vals.map(function (v) { return Number.isInteger(v) ? String(v) : ""; }); } },
       { stroke: "#4c5a53", size: 90, values: function (u, vals) { return vals.map(money); } }
     ],
-    series: [{ label: "#" }].concat(series.map(function (s) {
+    series: [{ label: xLabel }].concat(series.map(function (s) {
       return { label: s.label, stroke: colour(s), width: s.seat ? 2.5 : 2, dash: s.seat ? undefined : [6, 4],
                value: function (u, v) { return money(v); } };
     })),

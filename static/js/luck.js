@@ -31,7 +31,7 @@
     clear();
     var form = luckForm(), board = document.getElementById("board-svg");
     var select = form && form.querySelector('select[name="square"]');
-    if (!select || !board) return;
+    if (!select || !board || select.disabled || select.matches(":disabled")) return; // none while paused
     var hint = form.querySelector("[data-luck-hint]");
     Array.prototype.forEach.call(select.options, function (option) {
       var sq = board.querySelector('.sq[data-index="' + option.value + '"]');

@@ -162,6 +162,9 @@ def test_the_countdown_is_the_servers_it_freezes_in_a_pause_and_reaches_0_before
         timeout=10_000,
     )
     assert _shown(ben) == frozen and ben.locator("#prompt form button[type=submit]").count() > 0
+    # the decision stays on the page, but its buttons are off while nothing may be answered
+    for button in ben.locator("#prompt form button[type=submit]").all():
+        expect(button).to_be_disabled()
 
     # the resume goes on from what was left (counted from the resume: a new deadline)
     anna.get_by_role("button", name="Resume").click()
@@ -169,6 +172,7 @@ def test_the_countdown_is_the_servers_it_freezes_in_a_pause_and_reaches_0_before
     resumed = timer.get_attribute("data-deadline")
     first = ben.evaluate(f"window.__shown.find(e => e.deadline === '{resumed}').text")
     assert int(first) in (frozen, frozen - 1)
+    expect(ben.locator("#prompt form button[type=submit]").first).to_be_enabled()
 
     # two seconds later a reload reads the same deadline and shows what the server has left, not a fresh
     # count
@@ -209,6 +213,7 @@ def test_a_seat_a_bot_plays_shows_no_live_decision_and_says_so(
     ben.goto(f"{server.url}/r/{ready['code']}/")
     wait_socket(ben)
     expect(ben.locator("#prompt-title")).to_have_text("A bot plays your seat")
+    expect(ben.locator("#prompt-title")).to_be_visible()  # a phone hides other panels' titles, not this one
     expect(ben.locator("#prompt")).to_contain_text("Only the host, Anna, can give it back")
     assert ben.locator("#prompt form, #prompt .prompt-timer").count() == 0  # no decision, no countdown
     assert "Your turn" not in ben.title() and "Your decision" not in ben.inner_text("#prompt")

@@ -75,6 +75,10 @@ def test_the_host_consoles_ledger_and_money_chart_follow_a_transfer_made_from_an
         seq,
     )
     assert rise == 1234
+    # the x axis counts ledger entries: whole numbers only, named in the page's language
+    ticks = laptop.evaluate("window.mfMoneyChart.axes[0]._splits")
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    assert laptop.evaluate("window.mfMoneyChart.series[0].label") == "Ledger entry"
     assert not laptop.errors and not phone.errors
     assert run_axe(laptop) == []
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from games.api import get_game
 from tournament.presentation.eventlog import round_label
-from tournament.presentation.present import names
+from tournament.presentation.present import choosing, names
 from tournament.rules.competition import MAGIC_FOOTBALL
 
 
@@ -126,7 +126,7 @@ def boards(view: dict[str, Any], version: int | None) -> list[dict[str, Any]]:
     mine = view.get("match")
     out = []
     if mine is not None and mine.get("engine") is not None:
-        prompt = (view.get("my_prompts") or [None])[0]
+        prompt = (view.get("my_prompts") or [None])[0] if choosing(view) else None
         choices = prompt["choices"] if prompt is not None else None
         out.append(
             {

@@ -398,9 +398,18 @@ def others_deciding(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def held_by_bot(view: dict[str, Any]) -> bool:
-    """The host has handed the viewer's seat to a bot (``seat_bot``): the bot takes its decisions (R19c)."""
+    """The host has handed the viewer's seat to a bot (``seat_bot``): the bot takes its decisions (R19c).
+    Only while the game goes on: once it is over nobody decides, and the notice would only confuse."""
     me = view.get("seat")
-    return me is not None and any(s["seat"] == me and s.get("takeover") for s in view.get("seats", []))
+    if me is None or view.get("status") not in ("running", "paused"):
+        return False
+    return any(s["seat"] == me and s.get("takeover") for s in view.get("seats", []))
+
+
+def choosing(view: dict[str, Any]) -> bool:
+    """The viewer may answer his decisions on a board now: not while the host pauses the game (the server
+    refuses every answer then, so a board offers no choice) and not while a bot holds his seat."""
+    return view.get("status") == "running" and not held_by_bot(view)
 
 
 def host_name(view: dict[str, Any]) -> str:
@@ -718,7 +727,7 @@ def _game_match(view: dict[str, Any], cat: Catalog, match: dict[str, Any]) -> di
     engine = match.get("engine") or {}
     number = match.get("number")
     mine = [p for p in view.get("my_prompts", []) if (p.get("options") or {}).get("match") == number]
-    prompt = mine[0] if mine and not held_by_bot(view) else None
+    prompt = mine[0] if mine and choosing(view) else None
     sides = []
     for name in ("home", "away"):
         meta = match.get(name) or {}

@@ -80,6 +80,39 @@ def test_hand_a_seat_to_a_bot_and_back(make_room):
     assert "A bot now decides for" in page and "Ben</b> decides again." in page
 
 
+def _prompt(page: str) -> str:
+    return re.search(r'<section id="prompt".*?</section>', page, re.S).group(0)
+
+
+def test_a_pause_leaves_the_decision_on_the_page_but_disables_its_controls(make_room):
+    room = make_room(bots=1)
+    ben = Client()
+    ben.post(f"/r/{room.code}/join", {"nickname": "Ben"})
+    act(room.host, room.code, action="start")
+    play_defaults(room.code, lambda s: any(p.seat == 3 for p in s.prompts))
+    running = _prompt(ben.get(f"/r/{room.code}/").content.decode())
+    assert '<fieldset class="prompt__choices">' in running and "Your decision" in running
+    act(room.host, room.code, action="pause")
+    paused = _prompt(ben.get(f"/r/{room.code}/").content.decode())
+    # the server refuses every answer in a pause: the buttons say so before a click, not after
+    assert '<fieldset class="prompt__choices" disabled>' in paused and "Your decision" in paused
+    act(room.host, room.code, action="resume")
+    assert '<fieldset class="prompt__choices">' in _prompt(ben.get(f"/r/{room.code}/").content.decode())
+
+
+def test_once_the_game_is_over_a_bot_held_seat_reads_game_over(make_room):
+    room = make_room(bots=1)
+    ben = Client()
+    ben.post(f"/r/{room.code}/join", {"nickname": "Ben"})
+    act(room.host, room.code, action="start")
+    act(room.host, room.code, action="seat_bot", seat="3", bot="yes")
+    assert "A bot plays your seat" in _prompt(ben.get(f"/r/{room.code}/").content.decode())
+    act(room.host, room.code, action="end_game")
+    over = _prompt(ben.get(f"/r/{room.code}/").content.decode())
+    assert "Game over" in over and "The game is over." in over
+    assert "A bot plays your seat" not in over and "can give it back" not in over
+
+
 def test_decide_by_default_for_a_stuck_player(make_room):
     room = make_room(bots=1)
     ben = Client()
