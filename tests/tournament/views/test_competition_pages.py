@@ -216,9 +216,14 @@ def test_the_tv_shows_the_running_matches_score_as_it_stands():
     )
     scored = next(m for m in st.matches if m.status == "playing" and sum(m.engine.score))
     names = {s: v.nickname for s, v in st.seats.items()}
-    tv = text(Client().get(f"/r/{room.code}/bracket"))
+    response = Client().get(f"/r/{room.code}/bracket")
+    page, tv = response.content.decode(), text(response)
     home, away = names[scored.home.seat], names[scored.away.seat]
     assert f"{home} {scored.engine.score[0]}–{scored.engine.score[1]} {away}" in tv
+    # and beside the table, every running match's board as the stands see it, live (its region is pushed)
+    playing = [m for m in st.matches if m.status == "playing"]
+    assert 'id="comp-boards"' in page and page.count('class="panel comp-board') == len(playing) > 0
+    assert f"{home} v {away}" in tv and "pick" not in page  # a board to watch: no choice on it
 
 
 @pytest.mark.parametrize(
