@@ -19,7 +19,7 @@ from tournament.models import Game
 from tournament.rules.events import Actor
 from tournament.rules.replay import Timeline
 from tournament.rules.state import GameState
-from tournament.services.actions import game_act
+from tournament.services.actions import current_snapshot, game_act
 from tournament.services.rooms import room_create
 from tournament.services.store import load_snapshot
 
@@ -82,7 +82,7 @@ def start(code: str) -> None:
 def play(code: str, until: Callable[[GameState], bool] | None = None, limit: int = 5000) -> GameState:
     """Answer every prompt with its default until ``until(state)`` holds or the game ends."""
     for _ in range(limit):
-        st = state_of(code)
+        st = current_snapshot(Game.objects.get(code=code)).state  # the stored version, cached (roomkit)
         if (until is not None and until(st)) or st.status != "running" or not st.prompts:
             return st
         p = st.prompts[0]
