@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from rel_client import ProtocolClient
 
+from tournament import consumers
 from tournament.consumers import WINDOW
 from tournament.models import Event, Game
 from tournament.realtime.hub import hubs
@@ -156,17 +157,21 @@ async def test_a_spectator_that_stops_reading_gets_a_window_then_only_the_newest
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_resync_after_more_than_a_thousand_events_misses_nothing() -> None:
-    """A long catch-up arrives in pages (a single capped page used to end the log silently)."""
+async def test_a_resync_of_several_pages_misses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long catch-up arrives in pages (a single capped page used to end the log silently). The page is
+    made 40 events long, so a game of 130 events needs four pages (at 500 a page the same check cost
+    1,200 events played through the database)."""
+    monkeypatch.setattr(consumers, "SYNC_PAGE", 40)
     room, _token = await database_sync_to_async(_setup)()
     game = await database_sync_to_async(Game.objects.get)(code=room.code)
-    while game.last_seq < 1200:
+    while game.last_seq < 130:
         await database_sync_to_async(_next_move)(room.code)
         game = await database_sync_to_async(Game.objects.get)(code=room.code)
     comm = await _connect(room.code)
     await comm.receive_from(timeout=5)
     await comm.send_to(text_data='{"type":"sync","since":0}')
     events: list[dict[str, Any]] = []
+    pages = 0
     while True:
         frame = json.loads(await comm.receive_from(timeout=5))
         if frame["type"] == "state":
@@ -174,7 +179,8 @@ async def test_a_resync_after_more_than_a_thousand_events_misses_nothing() -> No
         assert frame["type"] == "events"
         events.extend(frame["events"])
         last = frame["seq"]
-    assert last == game.last_seq
+        pages += 1
+    assert last == game.last_seq and pages >= 4
     public = await database_sync_to_async(
         lambda: list(
             Event.objects.filter(game=game, audience__isnull=True)
