@@ -33,7 +33,7 @@ BENCH_ALL = $(BENCH_SCRIPTS) $(filter-out $(BENCH_SCRIPTS),$(sort $(wildcard ben
 # Files scanned for translatable text (everything but the venv, vendored/static files and tests).
 MESSAGES_IGNORE := -i '.venv/*' -i 'static/*' -i 'staticfiles/*' -i 'tests/*' -i 'bench/*' -i 'docs/*'
 
-.PHONY: run test soak lint bench peer bench-peer messages clean
+.PHONY: run test soak flaky lint bench peer bench-peer messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ test: $(STAMP_DEV)
 # samples. Its last result is recorded in docs/RELIABILITY.md with the machine's details.
 soak: $(STAMP_DEV)
 	MFT_SOAK=1 $(PYTEST_RUN) $(PYTEST_ARGS)
+
+# The browser and real-time groups ROUNDS times in a row (default 5) with both cores kept busy by two
+# `yes`: a test that waits for time instead of for what the user sees fails here (tests/flaky_check.sh).
+flaky: $(STAMP_DEV)
+	PYTHON=$(BIN)/python bash tests/flaky_check.sh
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
