@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-5}
 PYTHON=${PYTHON:-.venv/bin/python}
 LOGS=${LOGS:-$(mktemp -d -t mft-flaky-XXXXXX)}
+mkdir -p "$LOGS"
 export CI=${CI:-true}
 export TEST_POSTGRES_URL=${TEST_POSTGRES_URL:-postgresql://postgres@127.0.0.1:5432/test}
 export TEST_REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}
