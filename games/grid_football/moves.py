@@ -682,16 +682,17 @@ class Kick:
 
 def replay_leg(occ: list[int], path: Sequence[int], budget: int) -> tuple[list[int], int, int]:
     """The budget left after each square of a legal leg, how it ends (0 rest, 1 shot, 2 relay) and the
-    budget left at its end."""
+    budget left at its end (a shot's strength r, §9.2: entering the goal square costs one like any empty
+    square)."""
     rems: list[int] = []
     rem = budget
     end = 0
     for s in path:
         if occ[s] >= 0:
             end = 2
-        elif GOAL_OF[s] >= 0:
-            end = 1
         else:
-            rem -= 1
+            rem -= 1  # an empty square, a goal square too (§9.2: T-07, T-22)
+            if GOAL_OF[s] >= 0:
+                end = 1
         rems.append(rem)
     return rems, end, rem
