@@ -753,7 +753,7 @@ def act_actions(st: GridState) -> list[Action]:
         return clean
     for m, mask in dirty_masks:
         dirty += [("walk", m, w) for w in bit_squares(mask)]
-    return dirty or [("pass",)]
+    return clean + dirty or [("pass",)]  # none clean, all legal; A-5: no test at all
 
 
 def _charges(st: GridState, occ: list[int], occb: int, side: int) -> list[Action]:
@@ -1022,6 +1022,8 @@ def _start_play(st: GridState, side: int, kicker: int, budget: int, kind: int) -
     st.end = E_HELD
     if st.lock == kicker:
         st.lock = -1  # GF-9: a restart that could not be played leaves no lock behind
+    if st.thrower == kicker:
+        st.thrower = -1  # GF-9: he keeps the ball where he stands (no step into the pitch)
     if kind == K_SHOOTOUT:
         _push(st, ["so_result", side, 0])
     else:

@@ -80,10 +80,22 @@ def turn(st: GridState, *faces: int) -> list[MatchEvent]:
     """The side to move starts a normal turn (§6) with the scripted dice, up to its first decision after the
     roll (no warm-up)."""
     st.jobs = [["turn", st.turn]]
-    events = run(st)
-    if FORMAT.decisions(st)[0].kind == "warm_up":
-        events += act(st, {"kind": "roll"}, *faces)
+    st.phase = PH_RUN
+    st.cache = None
+    dice = Dice(*faces)
+    events: list[MatchEvent] = []
+    R._run(st, dice, events)  # rolls at once when nobody can warm up
+    if st.phase != PH_RUN and FORMAT.decisions(st)[0].kind == "warm_up":
+        events += FORMAT.apply(st, FORMAT.decisions(st)[0].side, {"kind": "roll"}, dice)
     return events
+
+
+def dead(st: GridState, restart: list[Any], after_goal: bool = False, *faces: int) -> list[MatchEvent]:
+    """A dead moment now (§13) with ``restart`` to follow, up to its first decision."""
+    ev: list[MatchEvent] = []
+    R._dead(st, ev, restart, after_goal=after_goal)
+    st.phase = PH_RUN
+    return ev + run(st, *faces)
 
 
 def next_turn(st: GridState, *faces: int) -> list[MatchEvent]:
