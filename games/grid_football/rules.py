@@ -377,7 +377,7 @@ def _run(st: GridState, rng: Rng, ev: list[MatchEvent]) -> None:
         acts = st.cache
         if acts is None:
             acts = st.cache = _actions(st)
-        if len(acts) == 1 and phase != PH_LINEUP:
+        if len(acts) == 1 and phase != PH_LINEUP:  # GF-28: one legal choice is taken at once
             _take(st, acts[0], rng, ev)
             continue
         return
@@ -473,7 +473,7 @@ def _j_setup(st: GridState, rng: Rng, ev: list[MatchEvent]) -> None:
             if len(line) == 3:
                 cols = sorted([*cols, centre])
             y = start_row(kind, side)
-            for n, x in zip(line, cols, strict=True):
+            for n, x in zip(line, cols, strict=True):  # GF-2: in squad-number order
                 p = pawn(side, n)
                 st.pos[p] = sq(x, y)
                 st.status[p] = S_PITCH
@@ -587,7 +587,7 @@ def _j_opening(st: GridState, rng: Rng, ev: list[MatchEvent]) -> None:
     _new_turn(st, side)
     st.roll = abs(home - away)
     kickers = [p for p in team(st, side) if st.pos[p] in CENTRE_SQUARES]
-    if len(kickers) > 1:
+    if len(kickers) > 1:  # GF-5: two players by the spot: the kick-off side chooses
         _push(st, ["open_kick"])
         _ask(st, PH_KICKOFF_PLAYER, side, kickers)
         return
@@ -750,7 +750,7 @@ def act_actions(st: GridState) -> list[Action]:
         (clean if spoil.clean_on_ball(a[1]) else dirty).append(a)
     clean += charges  # A-66: charges are never tested
     if clean and st.flags & F_SPOIL:
-        return clean
+        return clean  # (GF-27: with nothing legal at all, "pass")
     for m, mask in dirty_masks:
         dirty += [("walk", m, w) for w in bit_squares(mask)]
     return clean + dirty or [("pass",)]  # A-66: none clean, all legal; A-5: no test at all
@@ -767,7 +767,7 @@ def _charges(st: GridState, occ: list[int], occb: int, side: int) -> list[Action
     best = min(reach)
     out: list[Action] = []
     for v in opp:
-        if dist[v] != best or st.pos[v] == st.ball:
+        if dist[v] != best or st.pos[v] == st.ball:  # GF-25: not against a player on the ball
             continue
         sv = st.pos[v]
         for n in N4[sv]:
@@ -788,7 +788,7 @@ def _push_ok(st: GridState, occ: list[int], s: int, d: int) -> bool:
         if nxt < 0 or nxt == st.ball:
             return False
         g = GOAL_OF[nxt]
-        if g >= 0 and not (g == SIDE[q] and _is_keeper(st, q)):
+        if g >= 0 and not (g == SIDE[q] and _is_keeper(st, q)):  # A-37, GF-25
             return False
         if occ[nxt] < 0:
             return True
@@ -1061,7 +1061,7 @@ def _leg_effect(st: GridState, a: Action, rng: Rng, ev: list[MatchEvent]) -> Non
             "end": ("rest", "shot", "relay")[end],
         },
     )
-    if end != 1:
+    if end != 1:  # A-71 (after a shot at its resolution, GF-24)
         _step_in(st, occ)
     if end == 2:
         recv = occ[last]
@@ -1252,7 +1252,7 @@ def _j_icpt_start(st: GridState, rng: Rng, ev: list[MatchEvent]) -> None:
             continue
         assigned.update(here)
         if st.ic_both and len({SIDE[q] for q in here}) == 2:
-            continue  # closed: both teams could try here
+            continue  # closed: both teams could try here (GF-22)
         for q in here:
             cand += [q, i]
     st.ic_cand = cand
@@ -1339,7 +1339,7 @@ def _travel(st: GridState, start: int, d: int, budget: int, side: int) -> None:
             st.end = E_BACK_LINE
             st.exit = CORNERS[0 if Y[cur] < MIDDLE_ROW else 1][0 if X[cur] <= 5 else 1]
             break
-        if OUTSIDE[nxt]:
+        if OUTSIDE[nxt]:  # GF-10: out, whoever stands there
             st.end = E_THROW_IN
             st.exit = nxt
             break
@@ -1416,7 +1416,7 @@ def save_options(st: GridState) -> list[tuple[int, int]]:
     out = []
     for i in range(st.seg, len(st.path) // 2):
         s = st.path[2 * i]
-        if occb & BIT[s]:
+        if occb & BIT[s]:  # GF-18: only empty squares of the final segment
             continue
         k_steps = step_of(kd, s)
         if k_steps < 0:
@@ -1483,7 +1483,7 @@ def _save_effect(st: GridState, a: Action, rng: Rng, ev: list[MatchEvent]) -> No
         _rebound(st, ev, 1 if sign > 0 else -1)
         return
     _ev(ev, "save", {"side": NAMES[d], "square": name(s), "chance": c, "outcome": "hold"})
-    # §9.7, A-54: the keeper's side throws now, then the shooting side moves
+    # §9.7, A-54: the keeper's side throws now, then the shooting side moves (GF-23: its turn's clean-up)
     st.turn = d
     st.touched = [k]
     st.ic_used = []
@@ -1994,7 +1994,7 @@ def _j_restart(st: GridState, rng: Rng, ev: list[MatchEvent], side: int, what: i
     _ev(ev, "restart", {"kind": kind, "side": NAMES[side], "player": NUMBER[taker], "squares": v + plus})
     _start_play(st, side, taker, v + plus, play)
     if what == R_CORNER and st.end == E_HELD:
-        st.pos[taker] = frm  # A-43: no complete play: he does not step onto it
+        st.pos[taker] = frm  # A-43, GF-26: no complete play: he does not step onto it
 
 
 # ---------------------------------------------------------------------- throw-in (§13.2)
@@ -3092,9 +3092,9 @@ class GridFootballFormat:
 
 
 def _default_index(st: GridState, acts: Sequence[Action]) -> int:
-    """The plain choice (bots' ``default``, an expired decision timer): a shot or the longest forward kick,
-    the shortest walk onto the ball, else a walk towards the ball; let the ball pass; no follow; the first
-    of the others."""
+    """GF-29, A-76: the plain choice (bots' ``default``, an expired decision timer): a shot or the longest
+    forward kick, the shortest walk onto the ball, else a walk towards the ball; let the ball pass; no
+    follow; the first of the others."""
     phase = st.phase
     if phase in (PH_WARMUP, PH_INTERCEPT, PH_FOLLOW):
         for i, a in enumerate(acts):
