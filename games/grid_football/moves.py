@@ -154,6 +154,19 @@ WMASK = {
 }
 
 
+# per roll: every offset a detour may end at (nearer than the roll by an even number, not the start), as a
+# shift on the padded board, with its witnesses (the walks that reach it)
+DETOURS = tuple(
+    tuple(
+        (b * PW + a, WMASK[(p, a, b)])
+        for a in range(-6, 7)
+        for b in range(-6, 7)
+        if 0 < abs(a) + abs(b) < p and (p - abs(a) - abs(b)) % 2 == 0
+    )
+    for p in range(7)
+)
+
+
 def bit_squares(x: int) -> list[int]:
     """The squares of a bit mask, in bit order (which is square order)."""
     out = []
@@ -199,12 +212,17 @@ class Walker:
         ends = layers[p] if len(layers) > p else 0
         sx, sy = start % W, start // W
         blocked = self.blocked
+        near = 0
         for d in range(p - 2, 0, -2):
-            if d < len(layers) and layers[d]:
-                for t in bit_squares(layers[d]):
-                    for wm in WMASK[(p, t % W - sx, t // W - sy)]:
+            if d < len(layers):
+                near |= layers[d]
+        if near:  # squares nearer by an even number of steps: each needs a detour of its own
+            near >>= sb - CENTRE_BIT  # so that an offset's bit is CENTRE_BIT + offset
+            for off, wms in DETOURS[p]:
+                if near >> (CENTRE_BIT + off) & 1:
+                    for wm in wms:
                         if not (wm << sb) & blocked:
-                            ends |= BIT[t]
+                            ends |= 1 << (sb + off)
                             break
         ball_ks = [ball_d] if ball_d > 0 else []
         if ball_d > 0:
@@ -273,19 +291,44 @@ def route_bits(occb: int, side_goals: int = -1) -> int:
     return ok
 
 
-def distances_to_ball(
-    occb: int, pos: Sequence[int], ball: int, pawns: Sequence[int], keepers: Sequence[int]
-) -> dict[int, int]:
-    """Walking distance to the ball of each pawn in ``pawns`` (-1: cannot reach it), the keepers
-    (``keepers[side]``) by their own route, their goal squares allowed."""
-    base = layers(ball, route_bits(occb))
-    out: dict[int, int] = {}
-    for p in pawns:
-        if p == keepers[SIDE[p]]:
-            out[p] = pawn_steps(layers(ball, route_bits(occb, SIDE[p])), pos[p])
-        else:
-            out[p] = pawn_steps(base, pos[p])
-    return out
+def nearest_to_ball(
+    occb: int, pos: Sequence[int], ball: int, pawns: Sequence[int], keeper: int
+) -> tuple[int, list[int]]:
+    """The least walking distance to the ball among ``pawns`` and the pawns at it (A-7, A-64): breadth-first
+    from the ball, stopping at the first layer that touches one of them; ``keeper`` (one of ``pawns``, or -1)
+    by his own route. (-1, []) when none can reach the ball."""
+    on = [p for p in pawns if pos[p] == ball]
+    if on:
+        return 0, on
+    field = [p for p in pawns if p != keeper]
+    around = 0
+    for p in field:
+        around |= BIT[pos[p]]
+    best, found = -1, []
+    if field:
+        passable = route_bits(occb)
+        visited = frontier = BIT[ball]
+        d = 0
+        while frontier:
+            d += 1
+            touch = ((frontier << 1) | (frontier >> 1) | (frontier << PW) | (frontier >> PW)) & around
+            if touch:
+                best, found = d, [p for p in field if touch & BIT[pos[p]]]
+                break
+            nb = (
+                ((frontier << 1) | (frontier >> 1) | (frontier << PW) | (frontier >> PW))
+                & passable
+                & ~visited
+            )
+            visited |= nb
+            frontier = nb
+    if keeper >= 0:
+        kd = pawn_steps(layers(ball, route_bits(occb, SIDE[keeper]), best if best > 0 else 99), pos[keeper])
+        if kd >= 0 and (best < 0 or kd < best):
+            best, found = kd, [keeper]
+        elif kd >= 0 and kd == best:
+            found = [*found, keeper]
+    return best, found
 
 
 # ====================================================================== offside (§11.1, A-14)

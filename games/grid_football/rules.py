@@ -83,8 +83,8 @@ from games.grid_football.moves import (
     Spoil,
     Walker,
     bit_squares,
-    distances_to_ball,
     layers,
+    nearest_to_ball,
     occ_bits,
     occupancy,
     offside_line,
@@ -760,14 +760,10 @@ def _charges(st: GridState, occ: list[int], occb: int, side: int) -> list[Action
     """§6.S, A-7, A-37: a pawn next to an opponent closest to the ball steps into his square and pushes him
     (and anyone behind him) one square on, never onto the ball, off the board or a goal square not his own."""
     opp = team(st, 1 - side)
-    dist = distances_to_ball(occb, st.pos, st.ball, opp, st.keeper)
-    reach = [d for d in dist.values() if d >= 0]
-    if not reach:
-        return []
-    best = min(reach)
+    _best, nearest = nearest_to_ball(occb, st.pos, st.ball, opp, st.keeper[1 - side])
     out: list[Action] = []
-    for v in opp:
-        if dist[v] != best or st.pos[v] == st.ball:  # GF-25: not against a player on the ball
+    for v in nearest:
+        if st.pos[v] == st.ball:  # GF-25: not against a player on the ball
             continue
         sv = st.pos[v]
         for n in N4[sv]:
@@ -808,41 +804,38 @@ def foul_pairs(st: GridState, acts: list[Action]) -> list[tuple[int, int]]:
     holder_is_opp = any(pos[v] == ball for v in opp)
     if not holder_is_opp and any(a[0] in ("ball", "catch") for a in acts):
         return []  # (c): he can reach the ball (distance 0), nearer than any opponent stands
-    dist = distances_to_ball(occb, pos, ball, opp, st.keeper)
-    reach = [d for d in dist.values() if d >= 0]
-    if not reach:
+    dv, victims = nearest_to_ball(occb, pos, ball, opp, st.keeper[1 - side])
+    if dv < 0:
         return []
-    dv = min(reach)
-    # (c): a legal walk ending nearer the ball than the victim is prevents it. The distances with the
-    # walker's old square still taken are an upper bound (tried first), then the exact ones.
-    walks = [a for a in acts if a[0] == "walk"]
-    if dv > 0 and walks:
-        keeper = st.keeper[side]
-        maps: dict[int, list[int]] = {}
-        for exact in (False, True):
-            for a in walks:
-                m, w = a[1], a[2]
-                key = (m if exact else -1) * 2 + (m == keeper)
-                lay = maps.get(key)
-                if lay is None:
-                    ob = occb & ~BIT[pos[m]] if exact else occb
-                    lay = maps[key] = layers(ball, route_bits(ob, side if m == keeper else -1), dv)
-                d = pawn_steps(lay, w)
-                if 0 <= d < dv:
-                    return []
     # (a), (b): a victim among the nearest opponents, reached by a shortest path of exactly the roll
     everything = ONBOARD_BITS & ~occb  # A-47: the §12 limits do not apply
     pairs = []
     mates = team(st, side)
-    for v in opp:
-        if dist[v] != dv:
-            continue
+    for v in victims:
         to_v = layers(pos[v], everything, p)
         if len(to_v) < p:
             continue
         for f in mates:
             if pawn_steps(to_v, pos[f]) == p:
                 pairs.append((f, v))
+    if not pairs or dv == 0:
+        return pairs
+    # (c): a legal walk ending nearer the ball than the victim is prevents it. The distances with the
+    # walker's old square still taken are an upper bound (tried first), then the exact ones.
+    walks = [a for a in acts if a[0] == "walk"]
+    keeper = st.keeper[side]
+    maps: dict[int, list[int]] = {}
+    for exact in (False, True):
+        for a in walks:
+            m, w = a[1], a[2]
+            key = (m if exact else -1) * 2 + (m == keeper)
+            lay = maps.get(key)
+            if lay is None:
+                ob = occb & ~BIT[pos[m]] if exact else occb
+                lay = maps[key] = layers(ball, route_bits(ob, side if m == keeper else -1), dv)
+            d = pawn_steps(lay, w)
+            if 0 <= d < dv:
+                return []
     return pairs
 
 
