@@ -2574,8 +2574,8 @@ def _values(a: Action, text: bool) -> list[Any]:
 
 def notation(st: GridState, a: Action) -> str:
     """Our compact text of an action (RULES.md, "Notation")."""
-    if a[0] == "lineup":
-        return f"{LETTER[a[1]]} lineup {' '.join(str(n) for n in a[2])}"
+    if a[0] == "lineup":  # GF-30: the players stay secret until both line-ups are in (the lineups event)
+        return f"{LETTER[a[1]]} lineup"
     return _NOTATION[a[0]].format(*_values(a, True))
 
 

@@ -12,6 +12,17 @@ from games.grid_football.rules import FORMAT, grid_setup
 LINEUP = {"kind": "lineup", "players": [1, 2, 3, 4, 5, 8, 9, 10, 11, 14, 15]}
 
 
+def test_nothing_home_sees_depends_on_away_s_secret_line_up() -> None:
+    seen = []
+    for players in ([20, 2, 3, 6, 7, 8, 9, 12, 13, 16, 17], [1, 2, 3, 4, 5, 8, 9, 10, 11, 14, 15]):
+        st = FORMAT.start(grid_setup(), Dice())
+        FORMAT.apply(st, "away", {**LINEUP, "players": players, "keeper_column": 6}, Dice())
+        seen.append(
+            (FORMAT.view(st, "home"), FORMAT.view(st, None), [d.options for d in FORMAT.decisions(st)])
+        )
+    assert seen[0] == seen[1]
+
+
 def test_a_line_up_stays_secret_until_both_are_in() -> None:
     st = FORMAT.start(grid_setup(), Dice())
     events = FORMAT.apply(st, "away", {**LINEUP, "players": [20, 2, 3, 6, 7, 8, 9, 12, 13, 16, 17]}, Dice())
