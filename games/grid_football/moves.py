@@ -468,8 +468,8 @@ class Spoil:
         if full is None:
             full = self._full[side] = self.components(side, -1)
             # the chain pressure of a square: the pawns of the chains around it (an upper bound of the chain a
-            # pawn standing there would be in)
-            pressure = [0] * NSQ
+            # pawn standing there would be in); only squares next to a pawn have any
+            pressure: dict[int, int] = {}
             seen_at: dict[int, int] = {}
             flabel0, fsizes0 = full
             for p in self.team[side]:
@@ -478,9 +478,9 @@ class Spoil:
                     mask = seen_at.get(n, 0)
                     if not mask >> lab & 1:
                         seen_at[n] = mask | 1 << lab
-                        pressure[n] += fsizes0[lab]
+                        pressure[n] = pressure.get(n, 0) + fsizes0[lab]
             suspect = 0
-            for n, v in enumerate(pressure):
+            for n, v in pressure.items():
                 if v >= CHAIN_MAX:
                     suspect |= BIT[n]
             self._pressure[side] = suspect

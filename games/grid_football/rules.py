@@ -2946,7 +2946,6 @@ class GridFootballFormat:
                 raise IllegalDecision(error, reason="illegal_lineup")
             return self.apply_action(st, a, rng)
         if a not in set(self.legal_actions(st)):
-            st.dec_side = s
             raise IllegalDecision(why_illegal(st, a), reason="illegal_choice")
         return self.apply_action(st, a, rng)
 
