@@ -390,7 +390,7 @@ def notation(st: ChessState, a: Action) -> str:
     """Our compact text of a move (RULES.md, "Move notation")."""
     k = a[0]
     if k == "m":
-        p = occupancy(st)[a[1]]
+        p = st.pos.index(a[1])  # the piece on the square (not a whole occupancy: lists name every move)
         sep = "x" if a[2] in st.pos else "-"
         return f"{KIND_LETTERS[KIND[p]]}{name(a[1])}{sep}{name(a[2])}"
     if k == "b":
