@@ -536,7 +536,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         *machine_lines(info),
     ]
-    lines += [f"- {pinned}; `python bench/formats.py{' --quick' if args.quick else ''}`", ""]
+    command = " ".join(["python bench/formats.py", *(sys.argv[1:] if argv is None else argv)])
+    lines += [f"- {pinned}; `{command}`", ""]
     for key in args.format or list(SECTIONS):
         lines += SECTIONS[key](args)
     print(f"load average at the end (1 / 5 / 15 min): {machine()['load']}")
