@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.api import Decision, MatchEvent, MatchFormat, MatchSetup, Side
+import games.bots
+from games.api import Decision, MatchEvent, MatchFormat, MatchSetup
 from games.dice_football.dice import ASSIST, FACES, FOUL, LONG_SHOT, RECOVERY, STAR, UNSTOPPABLE
 from games.dice_football.geometry import in_area
 from games.dice_football.rules import FORMAT, DiceFootballFormat
@@ -161,20 +162,11 @@ def play_match(
     away: Policy | str = "default",
     bot_rng: Rng | None = None,
 ) -> tuple[DiceState, list[MatchEvent]]:
-    """A whole match between two policies through ``decisions``/``apply``; the final state and every event
-    (the start's toss, STAR roll and kick-off included)."""
-    policies: dict[Side, Policy] = {
-        "home": get_policy(home) if isinstance(home, str) else home,
-        "away": get_policy(away) if isinstance(away, str) else away,
-    }
-    brng = bot_rng if bot_rng is not None else type(rng)(rng.seed ^ 0x5EED)  # the generator of the match's
-    state, events = fmt.start_with_events(setup, rng)
-    while True:
-        pending = fmt.decisions(state)
-        if not pending:
-            return state, events
-        d = pending[0]
-        events += fmt.apply(state, d.side, policies[d.side](fmt, state, d, brng), rng)
+    """A whole match between two policies (by name or function) through ``decisions``/``apply``; the final
+    state and every event (the start's toss, STAR roll and kick-off included)."""
+    home_policy = get_policy(home) if isinstance(home, str) else home
+    away_policy = get_policy(away) if isinstance(away, str) else away
+    return games.bots.play_match(fmt, setup, rng, home_policy, away_policy, bot_rng)
 
 
 __all__ = [
