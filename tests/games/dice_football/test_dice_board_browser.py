@@ -20,7 +20,6 @@ from games.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-STATIC = ROOT / "games" / "dice_football" / "static" / "dice_football"
 
 
 def _page(board_html: str) -> str:
@@ -28,9 +27,13 @@ def _page(board_html: str) -> str:
 
     from games.api import get_game
 
-    scripts = [a for a in get_game("dice-football").board_assets if a.endswith(".js")]
-    css = (ROOT / "static" / "css" / "app.css").read_text() + (STATIC / "board.css").read_text()
-    js = "\n".join(Path(finders.find(a)).read_text() for a in scripts)  # the board kit first
+    assets = get_game("dice-football").board_assets
+    css = (ROOT / "static" / "css" / "app.css").read_text() + "".join(
+        Path(finders.find(a)).read_text()
+        for a in assets
+        if a.endswith(".css")  # the board kit first
+    )
+    js = "\n".join(Path(finders.find(a)).read_text() for a in assets if a.endswith(".js"))
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"

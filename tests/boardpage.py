@@ -1,0 +1,88 @@
+"""A board partial read as its reader gets it: every element with its attributes and its whole text (the
+games' board tests, tests/games/<game>/test_*_board.py)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from html.parser import HTMLParser
+from pathlib import Path
+
+
+class Element:
+    """One element: its tag, its attributes and all the text inside it."""
+
+    def __init__(self, tag: str, attrs: dict[str, str]) -> None:
+        self.tag, self.attrs, self.text = tag, attrs, ""
+
+    @property
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+
+class Page(HTMLParser):
+    """Every element with its attributes and its whole text (what a reader of the page gets)."""
+
+    VOID = {"input", "br", "img", "meta", "link", "hr", "rect", "circle", "path", "line", "use", "stop"}
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.elements: list[Element] = []
+        self.open: list[Element] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = Element(tag, {k: v or "" for k, v in attrs})
+        self.elements.append(el)
+        if tag not in self.VOID:
+            self.open.append(el)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append(Element(tag, {k: v or "" for k, v in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i].tag == tag:
+                del self.open[i:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        for el in self.open:
+            el.text += data
+
+    def all(self, cls: str) -> list[Element]:
+        return [e for e in self.elements if cls in e.classes]
+
+    def one(self, cls: str) -> Element:
+        found = self.all(cls)
+        assert len(found) == 1, (cls, len(found))
+        return found[0]
+
+    def tags(self, tag: str) -> list[Element]:
+        return [e for e in self.elements if e.tag == tag]
+
+
+def words(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+_STR = r"u?('(?:[^'\\]|\\.)*')"
+
+
+def board_msgids(module_file: str, templates: Iterable[str]) -> set[tuple[str, str]]:
+    """Every (context, msgid) of a board, found as makemessages finds them: the ``N_`` labels of its
+    ``board.py`` and its templates' ``translate``/``blocktranslate`` texts."""
+    from django.template.loader import get_template
+    from django.utils.translation.template import templatize
+
+    source = Path(module_file).read_text(encoding="utf-8")
+    ids = {("", ast.literal_eval(m)) for m in re.findall(r'N_\((".*?")\)', source)}
+    for name in templates:
+        code = templatize(Path(get_template(name).origin.name).read_text(encoding="utf-8"))
+        ids |= {("", ast.literal_eval(m)) for m in re.findall(r"(?<!p)gettext\(" + _STR + r"\)", code)}
+        for ctx, m in re.findall(r"pgettext\(" + _STR + r",\s*" + _STR + r"\)", code):
+            ids.add((ast.literal_eval(ctx), ast.literal_eval(m)))
+        for m, _plural in re.findall(r"(?<!n)ngettext\(" + _STR + r",\s*" + _STR, code):
+            ids.add(("", ast.literal_eval(m)))
+    return ids
