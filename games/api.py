@@ -200,7 +200,11 @@ def register(fmt: MatchFormat) -> MatchFormat:
 
 # Formats that register themselves when their module is imported (kept lazy: importing the platform
 # must not load every game, and the duel loads the card catalog).
-_LAZY = {"duel": "cards.rules.duel", "dice-football": "games.dice_football.rules"}
+_LAZY = {
+    "duel": "cards.rules.duel",
+    "dice-football": "games.dice_football.rules",
+    "chess-football": "games.chess_football.rules",
+}
 
 
 def get_format(key: str) -> MatchFormat:
@@ -332,7 +336,11 @@ class Game:
 
 _GAMES: dict[str, Game] = {}
 # Games that register themselves when their package is imported (lazy, like the formats).
-_LAZY_GAMES = {"duel": "games.duel", "dice-football": "games.dice_football"}
+_LAZY_GAMES = {
+    "duel": "games.duel",
+    "dice-football": "games.dice_football",
+    "chess-football": "games.chess_football",
+}
 
 
 def register_game(game: Game) -> Game:

@@ -86,3 +86,26 @@ def board_msgids(module_file: str, templates: Iterable[str]) -> set[tuple[str, s
         for m, _plural in re.findall(r"(?<!n)ngettext\(" + _STR + r",\s*" + _STR, code):
             ids.add(("", ast.literal_eval(m)))
     return ids
+
+
+def translated_away(ids: Iterable[tuple[str, str]], lang: str, shortest: int = 1) -> set[str]:
+    """The msgids (without placeholders, at least ``shortest`` long) that ``lang`` words differently: none of
+    them may be left in English on a board drawn in that language."""
+    from django.utils import translation
+
+    with translation.override(lang):
+        said = {m: translation.pgettext(ctx, m) if ctx else translation.gettext(m) for ctx, m in ids}
+    return {m for m, text in said.items() if "%(" not in m and text != m and len(m) >= shortest}
+
+
+def english_left(shown: str, english: Iterable[str]) -> list[str]:
+    """Which of the ``english`` msgids still stand, as whole phrases, in the text a reader is ``shown``."""
+    return sorted(i for i in english if re.search(r"(?<![\w-])" + re.escape(i) + r"(?![\w-])", shown))
+
+
+def shown_text(page: Page) -> str:
+    """What a reader of a page gets: its text, and its aria-labels and titles."""
+    return " | ".join(
+        [words(e.text) for e in page.elements if e.tag not in ("style", "script")]
+        + [e.attrs.get(a, "") for e in page.elements for a in ("aria-label", "title")]
+    )

@@ -12,12 +12,14 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from boardpage import Page, words
+from boardpage import Page, board_msgids, english_left, shown_text, translated_away, words
 from chess_helpers import position, sq
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import trans_real
 
 from games.api import other
+from games.chess_football import board as board_module
 from games.chess_football import bots
 from games.chess_football.board import board_context
 from games.chess_football.rules import FORMAT, chess_setup
@@ -320,3 +322,33 @@ def test_no_number_of_the_drawing_is_written_the_readers_way(lang: str):
     html = render(st, "away", lang)[2]
     assert not re.search(r'\b(x1|y1|x2|y2|x|y|cx|cy|r|value)="-?\d+,\d', html)
     assert re.search(r'value="1\d\d"', html)  # a choice past 99, written plainly
+
+
+# ------------------------------------------------------------------------------------------ Dutch
+@functools.cache
+def _my_msgids() -> set[tuple[str, str]]:
+    return board_msgids(board_module.__file__, TEMPLATES)
+
+
+@pytest.mark.parametrize("lang", ["nl", "de", "es"])
+def test_every_text_of_the_board_is_translated(lang: str):
+    catalog = trans_real.translation(lang)._catalog
+    ids = _my_msgids()
+    assert {("", "Your move."), ("", "Light piece"), ("a piece moves to a square", "to")} <= ids
+    assert ("", "Move list (%(n)s move)") in ids  # a plural
+    missing = sorted(
+        m for ctx, m in ids if (f"{ctx}\x04{m}" if ctx else m) not in catalog and (m, 0) not in catalog
+    )
+    assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    "moment", ["kick-off", "move box set", "move red square set", "penalty set", "full time penalties"]
+)
+def test_the_dutch_board_has_no_english_left(moment: str):
+    st = moments()[moment]
+    english = translated_away(_my_msgids(), "nl", shortest=4)
+    assert "Legend" in english
+    for viewer in viewers(st):
+        left = english_left(shown_text(Page(render(st, viewer, "nl")[2])), english)
+        assert not left, (moment, viewer, left)

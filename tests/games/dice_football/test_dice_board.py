@@ -6,11 +6,10 @@ side and a spectator."""
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
 import pytest
-from boardpage import Element, Page, board_msgids, words
+from boardpage import Element, Page, board_msgids, english_left, shown_text, translated_away, words
 from dice_helpers import FMT, play, position, roll
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -272,16 +271,8 @@ def test_every_text_of_the_board_has_a_dutch_translation():
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_the_dutch_board_has_no_english_left(moment: str):
     st = moments()[moment]
-    ids = _my_msgids()
-    with translation.override("nl"):
-        dutch = {m: translation.pgettext(ctx, m) if ctx else translation.gettext(m) for ctx, m in ids}
-    english = {m for m, nl in dutch.items() if "%(" not in m and nl != m}
+    english = translated_away(_my_msgids(), "nl")
     assert "The defender rolls DEF" in english
     for viewer in viewers(st):
-        page = Page(render(st, viewer, "nl")[2])
-        shown = " | ".join(
-            [words(e.text) for e in page.elements if e.tag not in ("style", "script")]
-            + [e.attrs.get(a, "") for e in page.elements for a in ("aria-label", "title")]
-        )
-        left = sorted(i for i in english if re.search(r"(?<![\w-])" + re.escape(i) + r"(?![\w-])", shown))
+        left = english_left(shown_text(Page(render(st, viewer, "nl")[2])), english)
         assert not left, (moment, viewer, left)
