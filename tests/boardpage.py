@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 
 class Element:
@@ -108,4 +109,34 @@ def shown_text(page: Page) -> str:
     return " | ".join(
         [words(e.text) for e in page.elements if e.tag not in ("style", "script")]
         + [e.attrs.get(a, "") for e in page.elements for a in ("aria-label", "title")]
+    )
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def board_page(board_html: str, game: str) -> str:
+    """A page of one rendered board partial with static/css/app.css and the game's board assets inlined
+    (the board kit first, as the room pages load them), for a browser test of the board alone."""
+    from django.contrib.staticfiles import finders
+
+    from games.api import get_game
+
+    assets = get_game(game).board_assets
+    css = (ROOT / "static" / "css" / "app.css").read_text() + "".join(
+        Path(finders.find(a)).read_text() for a in assets if a.endswith(".css")
+    )
+    js = "\n".join(Path(finders.find(a)).read_text() for a in assets if a.endswith(".js"))
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<style>{css}</style></head><body><main class='site-main'>{board_html}</main>"
+        f"<script>{js}</script></body></html>"
+    )
+
+
+def no_sideways_scroll(page: Any) -> None:
+    """Nothing on a (Playwright) page is wider than its window."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.evaluate(
+        "[document.documentElement.scrollWidth, window.innerWidth]"
     )

@@ -122,9 +122,9 @@
     if (board) highlight(board);
   }, true);
 
-  // Esc steps back one level, to the node that opened it
+  // Esc steps back one level, to the node that opened it (also after a tap on the board, which takes no focus)
   document.addEventListener("keydown", function (event) {
-    var board = boardOf(event.target);
+    var board = boardOf(event.target) || boardOf(document.querySelector(".chess-choices .chess-step[open]"));
     if (!board || event.key !== "Escape" || event.altKey || event.ctrlKey || event.metaKey) return;
     var level = deepest(board);
     var details = level && level.parentElement.closest(".chess-step");
