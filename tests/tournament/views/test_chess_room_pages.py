@@ -131,6 +131,9 @@ def test_magic_football_draws_its_chess_matches_on_the_chess_board(make_room):
     assert st.running_match is not None and st.running_match.format == CHESS
     page = room.host.get(f"/r/{room.code}/").content.decode()
     assert 'id="match-board"' in page and 'class="chess-board' in page and "chess_football/board.css" in page
+    # the boards of every game Magic Football may play its matches as, their shared kit loaded once, first
+    scripts = re.findall(r'<script[^>]+src="([^"]*(?:boardkit|board)\.js)"', page)
+    assert scripts[0].endswith("js/boardkit.js") and len(scripts) == len(set(scripts)) >= 3
     match = st.running_match
     names = {match.home.country, match.away.country}
     assert all(name for name in names)  # the sides are countries, the board names them
