@@ -83,6 +83,18 @@ def test_my_move_on_the_game_page_and_a_refusal_in_my_language():
     assert version_of(room.code) == before + 1
 
 
+def test_the_table_chats_during_a_match():
+    room = chess_room()
+    start(room)
+    before = version_of(room.code)
+    said = room.host.post(
+        f"/r/{room.code}/chat", {"channel": "players", "text": "Nice double pass!"}, HTTP_HX_REQUEST="true"
+    )
+    assert said.status_code == 200
+    assert "Nice double pass!" in room.host.get(f"/r/{room.code}/").content.decode()
+    assert version_of(room.code) == before  # a chat line is no game action
+
+
 def test_the_host_console_hands_a_seat_to_a_bot_and_decides_by_default():
     room = chess_room()
     start(room)
