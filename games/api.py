@@ -28,13 +28,18 @@ def other(side: Side) -> Side:
 class MatchError(ValueError):
     """A decision that cannot be applied; ``code`` is stable, the message names the situation.
 
-    The state is unchanged when this is raised.
+    The state is unchanged when this is raised. A format whose player reads the message (why a move is
+    illegal) gives an ``N_``-marked msgid with ``%(name)s`` placeholders and their values as ``words``:
+    ``str(exc)`` is then the English sentence, and ``msgid`` and ``words`` let the presentation say it in
+    the reader's language (``tournament.messages.error_text``). Without ``words`` the message is both.
     """
 
     code = "match_error"
 
-    def __init__(self, message: str, **params: Any) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, /, *, words: Mapping[str, Any] | None = None, **params: Any) -> None:
+        self.msgid = message
+        self.words: dict[str, Any] = dict(words) if words is not None else {}
+        super().__init__(message % self.words if words is not None else message)
         self.params = params
 
 
@@ -195,7 +200,11 @@ def register(fmt: MatchFormat) -> MatchFormat:
 
 # Formats that register themselves when their module is imported (kept lazy: importing the platform
 # must not load every game, and the duel loads the card catalog).
-_LAZY = {"duel": "cards.rules.duel", "dice-football": "games.dice_football.rules"}
+_LAZY = {
+    "duel": "cards.rules.duel",
+    "dice-football": "games.dice_football.rules",
+    "chess-football": "games.chess_football.rules",
+}
 
 
 def get_format(key: str) -> MatchFormat:
@@ -327,7 +336,11 @@ class Game:
 
 _GAMES: dict[str, Game] = {}
 # Games that register themselves when their package is imported (lazy, like the formats).
-_LAZY_GAMES = {"duel": "games.duel", "dice-football": "games.dice_football"}
+_LAZY_GAMES = {
+    "duel": "games.duel",
+    "dice-football": "games.dice_football",
+    "chess-football": "games.chess_football",
+}
 
 
 def register_game(game: Game) -> Game:

@@ -57,7 +57,14 @@ def error_text(exc: RulesError) -> str:
         return str(exc)
     params = dict(exc.params)
     detail = params.get("detail")
-    if isinstance(detail, str) and detail:
+    msgid, words = params.get("detail_msgid"), params.get("detail_words")
+    if isinstance(msgid, str) and msgid and isinstance(words, dict) and words:
+        # a match format's refusal with values (games.api.MatchError): translate the msgid, then fill it
+        try:
+            params["detail"] = _(msgid) % words
+        except (KeyError, TypeError, ValueError):
+            params["detail"] = detail
+    elif isinstance(detail, str) and detail:
         # the rules mark their literal details with N_ (extracted by our makemessages); others stay English
         params["detail"] = _(detail)
     try:

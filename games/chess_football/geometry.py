@@ -36,12 +36,12 @@ def _name(s: int) -> str:
     return f"{FILES[x - 1]}{y}"
 
 
+_NAMES = [_name(s) for s in range(NSQ)]  # a table: every legal move's text is built from these
+
+
 def name(s: int) -> str:
     """Our notation of a square: file letter a..i (x = 1..9) and row number 0..14, e.g. ``e7``."""
     return _NAMES[s] if 0 <= s < NSQ else _name(s)
-
-
-_NAMES = [_name(s) for s in range(NSQ)]  # move lists name every square of every move
 
 
 def parse_square(text: str) -> int | None:

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from games.api import (
+    N_,
     Decision,
     IllegalDecision,
     MalformedDecision,
@@ -33,6 +34,7 @@ from games.api import (
     Side,
     cardless_result,
     cardless_setup,
+    register,
 )
 from games.chess_football.geometry import (
     BALL_TARGETS,
@@ -46,7 +48,6 @@ from games.chess_football.geometry import (
     KEEPER,
     KIND,
     KIND_LETTERS,
-    KIND_NAMES,
     KING,
     LIGHT,
     LIGHT_SQ,
@@ -386,11 +387,12 @@ _RELOC_RE = re.compile(r"^([a-i]\d{1,2})=([a-i]\d{1,2});(.+)$")
 _WORDS = {"concede": ("c",), "forfeit": ("f",), "pass": ("p",)}
 
 
-def notation(st: ChessState, a: Action) -> str:
-    """Our compact text of a move (RULES.md, "Move notation")."""
+def notation(st: ChessState, a: Action, occ: list[int] | None = None) -> str:
+    """Our compact text of a move (RULES.md, "Move notation"); ``occ``: the position's ``occupancy`` when
+    the caller has it (a decision words every legal move)."""
     k = a[0]
     if k == "m":
-        p = st.pos.index(a[1])  # the piece on the square (not a whole occupancy: lists name every move)
+        p = (occ if occ is not None else occupancy(st))[a[1]]
         sep = "x" if a[2] in st.pos else "-"
         return f"{KIND_LETTERS[KIND[p]]}{name(a[1])}{sep}{name(a[2])}"
     if k == "b":
@@ -408,7 +410,7 @@ def notation(st: ChessState, a: Action) -> str:
     return {"c": "concede", "f": "forfeit", "p": "pass"}[k]
 
 
-def _action_dict(st: ChessState, a: Action) -> dict[str, Any]:
+def _action_dict(st: ChessState, a: Action, occ: list[int] | None = None) -> dict[str, Any]:
     if a[0] == "pen":
         d: dict[str, Any] = {"kind": "penalty", "aim": name(a[2])}
         if a[1] >= 0:
@@ -416,7 +418,7 @@ def _action_dict(st: ChessState, a: Action) -> dict[str, Any]:
         return d
     if a[0] == "cover":
         return {"kind": "cover", "square": name(a[1])}
-    return {"kind": "move", "move": notation(st, a)}
+    return {"kind": "move", "move": notation(st, a, occ)}
 
 
 # ====================================================================== the format
@@ -475,6 +477,7 @@ class ChessFootballFormat:
             winner=-1,
             decided_by="",
             last="",
+            moves=(),
         )
         ev: list[MatchEvent] = []
         _ev(ev, "toss", {"winner": NAMES[first]})
@@ -493,12 +496,14 @@ class ChessFootballFormat:
                     acts = penalty_actions(st, side)
                     choices = tuple(_action_dict(st, a) for a in acts)
                     kind = "penalty" if side == st.pen_side else "cover"
-                    middle = next(c for c in choices if c.get("aim", c.get("square", ""))[0] == "e")
                     opts = {"shootout": st.period == P_SHOOTOUT, "kicker": NAMES[st.pen_side]}
-                    out.append(Decision(NAMES[side], kind, choices, dict(middle), opts))
+                    out.append(
+                        Decision(NAMES[side], kind, choices, _penalty_default(st, kind, choices), opts)
+                    )
             return sorted(out, key=lambda d: d.side)
         acts = legal_moves(st)
-        choices = tuple(_action_dict(st, a) for a in acts)
+        occ = occupancy(st)
+        choices = tuple(_action_dict(st, a, occ) for a in acts)
         return [
             Decision(
                 NAMES[st.turn],
@@ -530,54 +535,10 @@ class ChessFootballFormat:
 
     def view(self, state: ChessState, side: Side | None, reveal_all: bool = False) -> dict[str, Any]:
         """What ``side`` may see (``None``: spectators): everything but the other side's unrevealed
-        penalty choice (X-18)."""
-        st = state
-        occ = occupancy(st)
-        h = occ[st.ball]
-        pieces = [
-            {
-                "id": p,
-                "side": NAMES[p // 10],
-                "kind": KIND_NAMES[KIND[p]],
-                "label": PIECE_LABEL[p],
-                "square": name(s) if s >= 0 else None,
-                "where": "board" if s >= 0 else ("box" if s == BOX else "off"),
-            }
-            for p, s in enumerate(st.pos)
-        ]
-        penalty = None
-        if st.phase == PH_PENALTY:
-            chosen = {NAMES[i]: st.pen_choice[i] is not None for i in (0, 1)}
-            mine = None
-            if side in NAMES and st.pen_choice[NAMES.index(side)] is not None:
-                mine = _choice_dict(st, NAMES.index(side))
-            penalty = {"kicker": NAMES[st.pen_side], "chosen": chosen, "mine": mine}
-            if reveal_all:
-                penalty["choices"] = [_choice_dict(st, i) for i in (0, 1)]
-        return {
-            "format": self.key,
-            "labels": list(st.labels),
-            "period": st.period,
-            "plies": st.plies,
-            "moves_per_half": st.half_moves if st.period <= 2 else st.extra_moves,
-            "turn": NAMES[st.turn],
-            "phase": ("play", "penalty", "over")[st.phase],
-            "score": list(st.score),
-            "cards_used": list(st.cards),
-            "pieces": pieces,
-            "ball": name(st.ball),
-            "holder": h if h >= 0 else None,
-            "fresh": st.fresh,
-            "red_obligation": name(st.red) if st.red >= 0 else None,
-            "relocate": st.relocate,
-            "offenders": {NAMES[s]: offenders(st, occ, s) for s in (0, 1)},
-            "penalty": penalty,
-            "pens": None if st.pens is None else list(st.pens),
-            "kicks": [[NAMES[k[0]], name(k[1]), name(k[2]), bool(k[3])] for k in st.kicks],
-            "last": st.last,
-            "winner": NAMES[st.winner] if st.winner >= 0 else None,
-            "decided_by": st.decided_by,
-        }
+        penalty choice (X-18); see ``view.py``."""
+        from games.chess_football.view import project
+
+        return project(self, state, side, reveal_all)
 
     def to_dict(self, state: ChessState) -> dict[str, Any]:
         """The full state as JSON-safe data."""
@@ -627,6 +588,16 @@ class ChessFootballFormat:
         return _action_dict(state, action)
 
 
+def _penalty_default(st: ChessState, kind: str, choices: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """CF-11: the keeper covers the middle; the kicker aims at the middle in play, and in the shoot-out at
+    the goal squares in turn (d, e, f by the kicks taken), so that two sides taking only defaults (decision
+    timers, absent players, plain bots) still end a shoot-out instead of missing for ever."""
+    column = "e"
+    if kind == "penalty" and st.period == P_SHOOTOUT:
+        column = "def"[len(st.kicks) % 3]
+    return dict(next(c for c in choices if c.get("aim", c.get("square", ""))[0] == column))
+
+
 def _default_index(st: ChessState, acts: list[Action]) -> int:
     """The plain choice: a goal if there is one, else the first move that is not a void move."""
     goals = GOALS[1 - st.turn]
@@ -640,6 +611,11 @@ def _default_index(st: ChessState, acts: list[Action]) -> int:
 
 
 # ====================================================================== validation
+# Every refusal a player can meet is an ``N_``-marked msgid with ``%(name)s`` placeholders and its values
+# (``games.api.MatchError``'s ``words``): the platform says it in the reader's language.
+Reason = tuple[str, dict[str, Any]]
+
+
 def _side_index(side: Any) -> int:
     if side == "home":
         return 0
@@ -648,45 +624,59 @@ def _side_index(side: Any) -> int:
     raise MalformedDecision(f"unknown side {side!r}; expected 'home' or 'away'", side=repr(side)[:40])
 
 
+_SHAPES = {
+    "move": N_("a move is {'kind': 'move', 'move': '<notation>'}"),
+    "penalty": N_("a penalty is {'kind': 'penalty', 'aim': 'd14', 'taker': 'L1'}"),
+    "cover": N_("a keeper's choice is {'kind': 'cover', 'square': 'e0'}"),
+}
+_ASKED = {
+    "penalty": N_("a penalty choice is asked of you now: the taker and the goal square you aim at"),
+    "cover": N_("a keeper's choice is asked of you now: the goal square your keeper covers"),
+}
+_NOT_ASKED = {
+    "penalty": N_("no penalty choice is asked now: it is a move"),
+    "cover": N_("no keeper's choice is asked now: it is a move"),
+}
+
+
 def _validate(st: ChessState, side: Any, choice: Any) -> Action:
     """Check a decision completely; returns the canonical action. Raises, changing nothing."""
     s = _side_index(side)
     if not isinstance(choice, dict) or not isinstance(choice.get("kind"), str):
-        raise MalformedDecision("a decision is a dict with a string 'kind'", choice=repr(choice)[:200])
+        raise MalformedDecision(N_("a decision is a dict with a string 'kind'"), choice=repr(choice)[:200])
     kind = choice["kind"]
     if kind == "move":
-        if set(choice) != {"kind", "move"} or not isinstance(choice["move"], str):
-            raise MalformedDecision("a move is {'kind': 'move', 'move': '<notation>'}")
+        ok = set(choice) == {"kind", "move"} and isinstance(choice["move"], str)
     elif kind == "penalty":
-        if not set(choice) <= {"kind", "aim", "taker"} or not isinstance(choice.get("aim"), str):
-            raise MalformedDecision("a penalty is {'kind': 'penalty', 'aim': 'd14', 'taker': 'L1'}")
+        ok = set(choice) <= {"kind", "aim", "taker"} and isinstance(choice.get("aim"), str)
     elif kind == "cover":
-        if set(choice) != {"kind", "square"} or not isinstance(choice["square"], str):
-            raise MalformedDecision("a keeper's choice is {'kind': 'cover', 'square': 'e0'}")
+        ok = set(choice) == {"kind", "square"} and isinstance(choice["square"], str)
     else:
-        raise MalformedDecision(f"unknown decision kind {kind!r}", kind=kind[:40])
+        raise MalformedDecision(N_("unknown decision kind “%(kind)s”"), words={"kind": kind[:40]})
+    if not ok:
+        raise MalformedDecision(_SHAPES[kind])
     if st.phase == PH_OVER:
-        raise NotYourDecision("the match is over: no decision can be taken", side=side)
+        raise NotYourDecision(N_("the match is over: no decision can be taken"), side=side)
     if st.phase == PH_PENALTY:
         waiting = [i for i in (0, 1) if st.pen_choice[i] is None]
         if s not in waiting:
-            raise NotYourDecision(f"{NAMES[s]} has already made its penalty choice", side=side)
+            raise NotYourDecision(N_("you have already made your penalty choice"), side=side)
         want = "penalty" if s == st.pen_side else "cover"
         if kind != want:
-            raise IllegalDecision(f"a {want!r} choice is asked of {NAMES[s]} now", reason="wrong_kind")
+            raise IllegalDecision(_ASKED[want], reason="wrong_kind")
         for a in penalty_actions(st, s):
             if _action_dict(st, a) == choice:
                 return a
         raise IllegalDecision(
-            "aim at one of the three goal squares with a light piece or the captain on the board (X-33)"
+            N_("aim at one of the three goal squares with a light piece or the captain on the board (X-33)")
             if want == "penalty"
-            else "cover one of your three goal squares",
+            else N_("cover one of your three goal squares"),
             reason="not_a_goal_square",
         )
     if s != st.turn:
         raise NotYourDecision(f"it is {NAMES[st.turn]}'s move now, not {side}'s", side=side)
     if kind != "move":
-        raise IllegalDecision(f"no {kind!r} is asked now: it is a move", reason="wrong_kind")
+        raise IllegalDecision(_NOT_ASKED[kind], reason="wrong_kind")
     text = choice["move"].strip()
     acts = legal_moves(st)
     for a in acts:
@@ -695,7 +685,8 @@ def _validate(st: ChessState, side: Any, choice: Any) -> Action:
     goal = _other_goal_square(st, acts, text)
     if goal is not None:
         return goal
-    raise IllegalDecision(why_illegal(st, text), reason="illegal_move", move=text[:40])
+    msgid, words = illegal_reason(st, text)
+    raise IllegalDecision(msgid, words=words, reason="illegal_move", move=text[:40])
 
 
 def _other_goal_square(st: ChessState, acts: list[Action], text: str) -> Action | None:
@@ -712,107 +703,168 @@ def _other_goal_square(st: ChessState, acts: list[Action], text: str) -> Action 
 
 
 def why_illegal(st: ChessState, text: str) -> str:
-    """An English sentence saying why a move in our notation is not legal now."""
+    """An English sentence saying why a move in our notation is not legal now (``illegal_reason`` worded).
+
+    :raises MalformedDecision: the text is not a move in our notation.
+    """
+    msgid, words = illegal_reason(st, text)
+    return msgid % words if words else msgid
+
+
+_WRONG_KIND = {
+    KEEPER: N_("the piece on %(square)s is your keeper (K), not %(letter)s"),
+    CAPTAIN: N_("the piece on %(square)s is your captain (C), not %(letter)s"),
+    DARK: N_("the piece on %(square)s is a dark piece (D), not %(letter)s"),
+    LIGHT: N_("the piece on %(square)s is a light piece (L), not %(letter)s"),
+}
+_OWN_COLOUR = {
+    DARK: N_("a dark piece stays on squares of its own colour (§5.1)"),
+    LIGHT: N_("a light piece stays on squares of its own colour (§5.1)"),
+}
+
+
+def illegal_reason(st: ChessState, text: str) -> Reason:
+    """Why a move in our notation is not legal now: an ``N_``-marked msgid and its values.
+
+    :raises MalformedDecision: the text is not a move in our notation.
+    """
     if not any(r.match(text) for r in (_PIECE_RE, _BALL_RE, _CLEAR_RE, _ENTRY_RE, _RELOC_RE)) and (
         text not in _WORDS
     ):
-        raise MalformedDecision(f"{text[:40]!r} is not a move in our notation (see RULES.md)", move=text[:40])
+        raise MalformedDecision(
+            N_("“%(move)s” is not a move in our notation (the rules, §10)"), words={"move": text[:40]}
+        )
     side = st.turn
     occ = occupancy(st)
     if st.red >= 0 and not text.startswith("K") and text != "concede":
         return (
-            f"the ball is on your red square {name(st.red)}: your keeper must play it away this move, "
-            "or you concede a penalty (§9.2)"
+            N_(
+                "the ball is on your red square %(square)s: your keeper must play it away this move, "
+                "or you concede a penalty (§9.2)"
+            ),
+            {"square": name(st.red)},
         )
-    if text == "concede":
-        return "there is no red-square obligation to concede (§9.2)"
-    if text == "forfeit":
-        return "none of your pieces is offside, so there is no move to forfeit (§10)"
-    if text == "pass":
-        return "you may pass only when you have no legal move (§4)"
-    if st.relocate and not _RELOC_RE.match(text):
-        return "the other side forfeited an offside move: relocate one of its offenders first (X-34)"
+    if text in _WORDS or (st.relocate and not _RELOC_RE.match(text)):
+        return _void_reason(st, text), {}
     offs = offenders(st, occ, side)
     m = _PIECE_RE.match(text)
     if m:
-        frm, to = parse_square(m.group(2)), parse_square(m.group(4))
-        if frm is None or to is None:
-            return "that square is not on the board"
-        p = occ[frm]
-        if p < 0 or p // 10 != side:
-            return f"you have no piece on {name(frm)}"
-        kind = KIND[p]
-        if KIND_LETTERS[kind] != m.group(1):
-            return f"the piece on {name(frm)} is your {KIND_NAMES[kind]}, not {m.group(1)}"
-        if st.ball == frm:
-            return "a piece in possession cannot move itself, only the ball (§4)"
-        if kind == KEEPER and to not in ZONE[side]:
-            return "the keeper may not leave his keeper zone (§5.3)"
-        if kind != KEEPER and not OUTFIELD_OK[to]:
-            return "outfield pieces may not enter a red or a goal square (§5, X-7)"
-        if kind in (LIGHT, DARK) and LIGHT_SQ[to] != LIGHT_SQ[frm]:
-            return f"a {KIND_NAMES[kind]} piece stays on squares of its own colour (§5.1)"
-        if kind == CAPTAIN and HALF[frm] >= 0 and HALF[to] == 1 - HALF[frm]:
-            return "the captain must stop on the halfway row before he enters the other half (§5.2)"
-        if offs and p not in offs:
-            return _offside_text(st, offs)
-        o = occ[to]
-        if o >= 0 and (o != occ[st.ball] or o // 10 == side):
-            return f"{name(to)} is occupied"
-        if o >= 0 and KIND[o] == KEEPER:
-            return "the keeper cannot be tackled (X-27)"
-        if o >= 0:
-            return "that opponent got the ball only just now: he cannot be tackled before he holds it (X-11)"
-        if offs and to in YELLOW[1 - side]:
-            return _offside_text(st, offs)
-        return (
-            f"that piece cannot reach {name(to)} in one move (its pattern, or a piece or the ball in the way)"
-        )
+        return _piece_reason(st, occ, offs, m)
     m = _BALL_RE.match(text)
     if m:
-        frm, to = parse_square(m.group(1)), parse_square(m.group(2))
-        h = occ[st.ball]
-        if h < 0 or h // 10 != side or frm != st.ball:
-            return "none of your pieces has the ball there"
-        if to is None:
-            return "the ball must land on the board (X-25)"
-        if offs and h not in offs:
-            return _offside_text(st, offs)
-        if to in GOALS[side]:
-            return "the ball may not be played onto your own goal squares (X-8)"
-        if occ[to] >= 0 and occ[to] // 10 != side:
-            return "the ball may not land on a square an opponent occupies (X-8, X-9)"
-        if KIND[h] == KEEPER:
-            return (
-                "the keeper's short pass must land in his own half (X-15) and his long throw on a green "
-                "square of the other half that is not circled, yellow or red (X-16)"
-            )
-        if occ[to] >= 0 and KIND[occ[to]] == KEEPER:
-            return "a pass to your keeper is allowed only while he stands on a circled or red square (X-26)"
-        return (
-            "the ball goes 1 to 4 squares straight or an L of 2+1 or 3+1; a double pass needs all three "
-            "squares in one half and a team-mate at the end (§6.2, §6.6)"
-        )
+        return _ball_reason(st, occ, offs, m)
     if _ENTRY_RE.match(text):
         if st.cards[side] >= 2:
-            return "both admonition cards are used: a cautioned piece cannot come back (§11)"
-        return "that piece is not in your admonition box, or re-enters on another square (X-38)"
+            return N_("both admonition cards are used: a cautioned piece cannot come back (§11)"), {}
+        return N_("that piece is not in your admonition box, or re-enters on another square (X-38)"), {}
     if _CLEAR_RE.match(text):
         if st.red < 0:
-            return "the keeper's step-and-play is only for a ball on your red square (§9.2)"
-        return "your keeper cannot reach the ball and play it there in one move: concede (§9.2, X-32)"
+            return N_("the keeper's step-and-play is only for a ball on your red square (§9.2)"), {}
+        return N_("your keeper cannot reach the ball and play it there in one move: concede (§9.2, X-32)"), {}
     if not st.relocate:
-        return "there is no offside offender to relocate (X-34)"
+        return N_("there is no offside offender to relocate (X-34)"), {}
     return (
-        "relocate an offender to an empty square of its colour in its own half, then make a legal move (X-34)"
+        N_(
+            "relocate an offender to an empty square of its colour in its own half, then make a legal "
+            "move (X-34)"
+        ),
+        {},
     )
 
 
-def _offside_text(st: ChessState, offs: list[int]) -> str:
-    where = ", ".join(name(st.pos[p]) for p in offs)
+def _void_reason(st: ChessState, text: str) -> str:
+    """Why a void move (or any move but a relocation when one is due) is refused."""
+    if text == "concede":
+        return N_("there is no red-square obligation to concede (§9.2)")
+    if text == "forfeit":
+        return N_("none of your pieces is offside, so there is no move to forfeit (§10)")
+    if text == "pass":
+        return N_("you may pass only when you have no legal move (§4)")
+    return N_("the other side forfeited an offside move: relocate one of its offenders first (X-34)")
+
+
+def _piece_reason(st: ChessState, occ: list[int], offs: list[int], m: re.Match[str]) -> Reason:
+    side = st.turn
+    frm, to = parse_square(m.group(2)), parse_square(m.group(4))
+    if frm is None or to is None:
+        return N_("that square is not on the board"), {}
+    p = occ[frm]
+    if p < 0 or p // 10 != side:
+        return N_("you have no piece on %(square)s"), {"square": name(frm)}
+    kind = KIND[p]
+    if KIND_LETTERS[kind] != m.group(1):
+        return _WRONG_KIND[kind], {"square": name(frm), "letter": m.group(1)}
+    if st.ball == frm:
+        return N_("a piece in possession cannot move itself, only the ball (§4)"), {}
+    if kind == KEEPER and to not in ZONE[side]:
+        return N_("the keeper may not leave his keeper zone (§5.3)"), {}
+    if kind != KEEPER and not OUTFIELD_OK[to]:
+        return N_("outfield pieces may not enter a red or a goal square (§5, X-7)"), {}
+    if kind in (LIGHT, DARK) and LIGHT_SQ[to] != LIGHT_SQ[frm]:
+        return _OWN_COLOUR[kind], {}
+    if kind == CAPTAIN and HALF[frm] >= 0 and HALF[to] == 1 - HALF[frm]:
+        return N_("the captain must stop on the halfway row before he enters the other half (§5.2)"), {}
+    if offs and p not in offs:
+        return _offside_reason(st, offs)
+    o = occ[to]
+    if o >= 0 and (o != occ[st.ball] or o // 10 == side):
+        return N_("%(square)s is occupied"), {"square": name(to)}
+    if o >= 0 and KIND[o] == KEEPER:
+        return N_("the keeper cannot be tackled (X-27)"), {}
+    if o >= 0:
+        return N_(
+            "that opponent got the ball only just now: he cannot be tackled before he holds it (X-11)"
+        ), {}
+    if offs and to in YELLOW[1 - side]:
+        return _offside_reason(st, offs)
     return (
-        f"offside: move your piece off the opponent's yellow squares ({where}) or play the ball with it, "
-        "or forfeit the move (§10, X-35)"
+        N_("that piece cannot reach %(square)s in one move (its pattern, or a piece or the ball in the way)"),
+        {"square": name(to)},
+    )
+
+
+def _ball_reason(st: ChessState, occ: list[int], offs: list[int], m: re.Match[str]) -> Reason:
+    side = st.turn
+    frm, to = parse_square(m.group(1)), parse_square(m.group(2))
+    h = occ[st.ball]
+    if h < 0 or h // 10 != side or frm != st.ball:
+        return N_("none of your pieces has the ball there"), {}
+    if to is None:
+        return N_("the ball must land on the board (X-25)"), {}
+    if offs and h not in offs:
+        return _offside_reason(st, offs)
+    if to in GOALS[side]:
+        return N_("the ball may not be played onto your own goal squares (X-8)"), {}
+    if occ[to] >= 0 and occ[to] // 10 != side:
+        return N_("the ball may not land on a square an opponent occupies (X-8, X-9)"), {}
+    if KIND[h] == KEEPER:
+        return (
+            N_(
+                "the keeper's short pass must land in his own half (X-15) and his long throw on a green "
+                "square of the other half that is not circled, yellow or red (X-16)"
+            ),
+            {},
+        )
+    if occ[to] >= 0 and KIND[occ[to]] == KEEPER:
+        return N_(
+            "a pass to your keeper is allowed only while he stands on a circled or red square (X-26)"
+        ), {}
+    return (
+        N_(
+            "the ball goes 1 to 4 squares straight or an L of 2+1 or 3+1; a double pass needs all three "
+            "squares in one half and a team-mate at the end (§6.2, §6.6)"
+        ),
+        {},
+    )
+
+
+def _offside_reason(st: ChessState, offs: list[int]) -> Reason:
+    return (
+        N_(
+            "offside: move your piece off the opponent's yellow squares (%(squares)s) or play the ball with "
+            "it, or forfeit the move (§10, X-35)"
+        ),
+        {"squares": ", ".join(name(st.pos[p]) for p in offs)},
     )
 
 
@@ -845,6 +897,7 @@ def _play(st: ChessState, a: Action, ev: list[MatchEvent]) -> None:
     text = notation(st, a)
     st.last = text
     _ev(ev, "move", {"side": NAMES[side], "move": text, "period": st.period, "ply": st.plies + 1})
+    period, goals = st.period, st.score[side]
     st.red = -1
     st.relocate = False
     if a[0] == "r":
@@ -853,6 +906,7 @@ def _play(st: ChessState, a: Action, ev: list[MatchEvent]) -> None:
         st.pos[p] = t  # a relocated holder leaves the ball loose where it was (X-34)
         a = a[3]
     gained = _move_effect(st, side, a, ev)
+    st.moves = (*st.moves, (period, side, text, st.score[side] > goals))
     if st.phase == PH_PLAY and st.turn == side:
         h = occupancy(st)[st.ball]
         if h >= 0 and h // 10 == side and not gained:
@@ -927,7 +981,7 @@ def _award_penalty(st: ChessState, kicker: int, ev: list[MatchEvent]) -> None:
     st.turn = kicker
 
 
-def _choice_dict(st: ChessState, side: int) -> dict[str, Any] | None:
+def choice_dict(st: ChessState, side: int) -> dict[str, Any] | None:
     """A side's recorded penalty choice as the decision it made (None: not chosen yet)."""
     ch = st.pen_choice[side]
     if ch is None:
@@ -939,7 +993,7 @@ def _choose_penalty(st: ChessState, a: Action, ev: list[MatchEvent]) -> None:
     """Record one side's hidden choice (X-18); once both are in, reveal and resolve."""
     side = st.pen_side if a[0] == "pen" else 1 - st.pen_side
     st.pen_choice[side] = [a[1], a[2]] if a[0] == "pen" else [a[1]]
-    _ev(ev, "penalty_choice", {"side": NAMES[side], "choice": _choice_dict(st, side)}, NAMES[side])
+    _ev(ev, "penalty_choice", {"side": NAMES[side], "choice": choice_dict(st, side)}, NAMES[side])
     _ev(ev, "penalty_chosen", {"side": NAMES[side]})
     if st.pen_choice[0] is None or st.pen_choice[1] is None:
         return
@@ -960,6 +1014,7 @@ def _choose_penalty(st: ChessState, a: Action, ev: list[MatchEvent]) -> None:
     data["taker"] = PIECE_LABEL[taker]
     _ev(ev, "penalty", data)
     st.last = f"penalty {PIECE_LABEL[taker]}>{name(aim)} cover {name(cover)}"
+    st.moves = (*st.moves, (st.period, kicker, st.last, scored))
     if scored:
         _goal(st, kicker, ev)
     else:  # X-32, X-33: reset, the taker on the spot, the keeper holds on the covered square, fresh
@@ -1075,4 +1130,4 @@ def _finish(st: ChessState, ev: list[MatchEvent], how: str, winner: int | None =
     )
 
 
-FORMAT = ChessFootballFormat()
+FORMAT = register(ChessFootballFormat())

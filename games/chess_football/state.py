@@ -53,6 +53,9 @@ class ChessState:
     winner: int  # -1 while playing or for a draw
     decided_by: str
     last: str  # the last move in our notation ("" at a kick-off)
+    # the move list: (period, side, move in our notation, scored) per move, a penalty included; a tuple, so
+    # that a clone shares it (bots clone for every line they search) and a move appends a new one
+    moves: tuple[tuple[int, int, str, bool], ...]
 
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ChessState))
@@ -76,7 +79,22 @@ def clone(st: ChessState) -> ChessState:
 def state_to_dict(st: ChessState) -> dict[str, Any]:
     """JSON-safe copy of every field."""
     c = clone(st)
-    return {n: getattr(c, n) for n in FIELDS}
+    out = {n: getattr(c, n) for n in FIELDS}
+    out["moves"] = [list(m) for m in st.moves]
+    return out
+
+
+def _moves(value: list[Any]) -> tuple[tuple[int, int, str, bool], ...]:
+    """The stored move list back as tuples; a malformed entry raises ``MalformedDecision``."""
+    bad = MalformedDecision("stored chess-football state: a move list entry has the wrong shape")
+    try:
+        out = tuple((period, side, text, scored) for period, side, text, scored in value)
+    except (TypeError, ValueError) as exc:
+        raise bad from exc
+    for period, side, text, scored in out:
+        if type(period) is not int or side not in (0, 1) or type(text) is not str or type(scored) is not bool:
+            raise bad
+    return out
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -92,6 +110,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "kicks": (list,),
     "decided_by": (str,),
     "last": (str,),
+    "moves": (list,),
 }
 
 
@@ -112,4 +131,5 @@ def state_from_dict(data: Any) -> ChessState:
     st = ChessState.__new__(ChessState)
     for n in FIELDS:
         setattr(st, n, data[n])
+    st.moves = _moves(data["moves"])
     return clone(st)

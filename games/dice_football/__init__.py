@@ -80,7 +80,12 @@ GAME = register_game(
         options=OPTIONS,
         board="dice_football/board.html",
         board_context=board.board_context,
-        board_assets=("js/boardkit.js", "dice_football/board.css", "dice_football/board.js"),
+        board_assets=(
+            "css/boardkit.css",
+            "js/boardkit.js",
+            "dice_football/board.css",
+            "dice_football/board.js",
+        ),
         in_magic_football=True,  # Magic Football's pages draw its matches with this board (R20)
     )
 )

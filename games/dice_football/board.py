@@ -48,6 +48,7 @@ from games.dice_football.geometry import (
     square_name,
     walk,
 )
+from games.labels import DECIDED_BY, PERIODS
 
 CELL = 40  # SVG units per square
 GOAL_DEPTH = 14  # how far the goal sticks out behind its goal line
@@ -57,13 +58,6 @@ PITCH_H = ROWS * CELL
 
 SIDES = ("home", "away")
 
-PERIODS = {
-    1: N_("1st half"),
-    2: N_("2nd half"),
-    3: N_("Extra time, 1st half"),
-    4: N_("Extra time, 2nd half"),
-    5: N_("Penalty shoot-out"),
-}
 RESTARTS = {
     "kickoff": N_("Kick-off"),
     "throw_in": N_("Throw-in"),
@@ -73,12 +67,6 @@ RESTARTS = {
     "free_kick": N_("Free kick"),
     "direct_free_kick": N_("Direct free kick"),
 }
-DECIDED_BY = {
-    "regular": N_("in regular time"),
-    "extra_time": N_("after extra time"),
-    "penalties": N_("on penalties"),
-}
-
 # The faces that are results, not arrows (the arrow faces are worded by the template from their class and
 # length). The STAR faces reuse the log's words.
 RESULT_LABELS = {

@@ -19,6 +19,7 @@ from typing import Any
 from games.api import MatchEvent
 from games.dice_football.dice import parse_arrow
 from games.dice_football.geometry import square_name
+from games.labels import final_whistle
 
 
 def N_(text: str) -> str:
@@ -153,12 +154,6 @@ _GOAL = {
     "own_goal": N_("Own goal — the goal counts for %(player)s. %(home)s–%(away)s."),
 }
 
-_DECIDED = {
-    "regular": N_("Full time: %(winner)s wins %(home)s–%(away)s."),
-    "extra_time": N_("After extra time %(winner)s wins %(home)s–%(away)s."),
-    "penalties": N_("%(winner)s wins on penalties (%(pens_home)s–%(pens_away)s) after %(home)s–%(away)s."),
-}
-
 
 def _other(side: str) -> str:
     return "away" if side == "home" else "home"
@@ -249,13 +244,7 @@ def sentence(event: MatchEvent) -> tuple[str, dict[str, Any]]:
             return N_("Shoot-out: %(player)s scores (%(home)s–%(away)s)."), p
         return N_("Shoot-out: %(player)s misses (%(home)s–%(away)s)."), p
     if k == "match_over":
-        h, a = d["score"]
-        if d["winner"] is None:
-            return N_("Full time: a draw, %(home)s–%(away)s."), {"home": h, "away": a}
-        q: dict[str, Any] = {"winner": d["winner"], "home": h, "away": a}
-        if d["penalties"] is not None:
-            q["pens_home"], q["pens_away"] = d["penalties"]
-        return _DECIDED[d["decided_by"]], q
+        return final_whistle(d["score"], d["winner"], d["decided_by"], d["penalties"])
     raise KeyError(f"no sentence for event kind {k!r}")
 
 

@@ -6,8 +6,9 @@
  *       one an update brings in (or whose listed attributes change);
  *   mfBoardKit.announce(name, text)  reads text out in a polite live region of that class, which survives the
  *       swaps (a swapped-in region is often silent);
- *   mfBoardKit.arrows(button, group, roving)  the arrow keys, Home and End move the focus between the buttons
- *       of a group (roving: one tab stop for the group, the focused button's);
+ *   mfBoardKit.arrows(button, group, roving, among)  the arrow keys, Home and End move the focus between the
+ *       buttons of a group (roving: one tab stop for the group, the focused button's); among(button), when
+ *       given, lists the buttons to move between instead (a level of a tree of choices);
  *   mfBoardKit.reduced()  whether the reader asked for reduced motion.
  * No framework, no build step.
  */
@@ -60,12 +61,12 @@
     else start();
   }
 
-  function arrows(button, group, roving) {
+  function arrows(button, group, roving, among) {
     document.addEventListener("keydown", function (event) {
       var current = event.target.closest && event.target.closest(button);
       var box = current && current.closest(group);
       if (!box || event.altKey || event.ctrlKey || event.metaKey) return;
-      var list = Array.prototype.slice.call(box.querySelectorAll(button));
+      var list = among ? among(current) : Array.prototype.slice.call(box.querySelectorAll(button));
       var i = list.indexOf(current), next = -1;
       if (event.key === "ArrowRight" || event.key === "ArrowDown") next = (i + 1) % list.length;
       else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = (i - 1 + list.length) % list.length;

@@ -47,13 +47,20 @@ def _start(game: Game, seed: int, knockout: bool) -> tuple[Any, list[MatchEvent]
 
 
 def _strings(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(_strings(v) for v in value.values()), *(_strings(k) for k in value))
-    if isinstance(value, list | tuple):
-        return set().union(*(_strings(v) for v in value)) if value else set()
-    return set()
+    """Every string in a JSON-like value (keys too); one pass over a stack, as views grow with a match's
+    move list."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+            stack.extend(v)
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+    return out
 
 
 def _placeholders_filled(line: Line) -> None:
@@ -104,7 +111,7 @@ def play(game: Game, seed: int, knockout: bool, check: bool = True) -> Played:
             for viewer in (*SIDES, None):
                 others = [s for s in SIDES if s != viewer]
                 hidden = set().union(*(game.private(state, s) for s in others)) - revealed
-                leaked = _strings(fmt.view(state, viewer)) & hidden
+                leaked = (_strings(fmt.view(state, viewer)) & hidden) if hidden else set()
                 assert not leaked, f"seed {seed}: {viewer or 'a spectator'} sees {sorted(leaked)}"
             for d in pending:
                 if d.choices:

@@ -7,7 +7,8 @@ in a running game one of them holds the open roll), ``host`` (the room's host ke
 play in these rooms). Each cell gets a fresh room, so an allowed action cannot hide a refused one.
 Actions are tried over the websocket protocol and as the room pages' form posts. Every cell is tried in a
 Magic Football room and in a room of another game (a dice-football cup: its decisions answered by ``pick``,
-its house rules by the ``room_rules`` form, no money to transfer).
+its house rules by the ``room_rules`` form, no money to transfer), and the decisions of a chess-football cup,
+answered by ``pick`` and by a move in notation.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ ACTIVE = "active seat"  # stands for whichever seat holds the open roll in a run
 
 
 DICE = "dice-football"
+CHESS = "chess-football"
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Setup:
     active: int | None
     prompt: int | None
     version: int
+    choice: dict[str, Any] | None = None  # the open prompt's first listed choice
 
 
 def _setup(phase: str, game: str = "magic-football") -> Setup:
@@ -55,7 +58,7 @@ def _setup(phase: str, game: str = "magic-football") -> Setup:
     for name in ("Ann", "Ben", "Cy"):
         seat, token = room_join(code=room.code, nickname=name)
         tokens[seat] = token
-    active = prompt = None
+    active = prompt = choice = None
     if phase in ("running", "paused"):
         game_act(
             code=room.code,
@@ -66,6 +69,7 @@ def _setup(phase: str, game: str = "magic-football") -> Setup:
         )
         state = load_snapshot(Game.objects.get(code=room.code)).state
         active, prompt = state.prompts[0].seat, state.prompts[0].id
+        choice = (state.prompts[0].choices or [None])[0]
     if phase == "paused":
         game_act(
             code=room.code,
@@ -75,7 +79,9 @@ def _setup(phase: str, game: str = "magic-football") -> Setup:
             action_id="pause",
         )
     game = Game.objects.get(code=room.code)
-    return Setup(game.kind, room.code, room.host_key, tokens, other.token or "", active, prompt, game.version)
+    return Setup(
+        game.kind, room.code, room.host_key, tokens, other.token or "", active, prompt, game.version, choice
+    )
 
 
 # (phase, name) -> (action, form fields, roles allowed)
@@ -129,6 +135,16 @@ def _dice_cases() -> list[tuple[str, str, set[str]]]:
     ]
 
 
+def _chess_cases() -> list[tuple[str, str, set[str]]]:
+    """A chess-football cup's decisions: by the number of a listed choice and by the move in notation (the
+    rest of the room is the dice cup's, tried in full above)."""
+    return [
+        ("running", "pick", {ACTIVE}),
+        ("running", "move", {ACTIVE}),
+        ("paused", "move", set()),
+    ]
+
+
 def _action(name: str, s: Setup) -> tuple[dict[str, Any], dict[str, str]]:
     """The protocol action and the equivalent room-page form fields."""
     if name == "join":
@@ -159,6 +175,12 @@ def _action(name: str, s: Setup) -> tuple[dict[str, Any], dict[str, str]]:
         )
     if name == "pick":
         return {"type": "answer", "prompt": s.prompt, "pick": 0}, {
+            "action": "pick",
+            "prompt": str(s.prompt),
+            "pick": "0",
+        }
+    if name == "move":  # the listed move in notation; a page posts the same move by its number
+        return {"type": "answer", "prompt": s.prompt, "choice": s.choice}, {
             "action": "pick",
             "prompt": str(s.prompt),
             "pick": "0",
@@ -196,7 +218,7 @@ def _state(code: str) -> tuple[int, int, int]:
     return game.version, game.last_seq, ActionRecord.objects.filter(game=game).count()
 
 
-CASES = {"magic-football": _cases(), DICE: _dice_cases()}
+CASES = {"magic-football": _cases(), DICE: _dice_cases(), CHESS: _chess_cases()}
 CELLS = [
     (game, phase, name, role) for game, cases in CASES.items() for phase, name, _ in cases for role in ROLES
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -140,3 +141,73 @@ def test_the_check_sees_a_leak() -> None:
     match = st.playing_matches()[0]
     leaky = get_game("duel").format.view(match.engine, "away" if match.home.seat == 1 else "home")
     assert secret & _strings(leaky)
+
+
+# ------------------------------------------------------------------------------------------ chess football
+CHESS_SEEDS = range(sweep.size(ci=1, soak=20))
+
+
+def _twin(st: Any, number: int, side: int) -> Any:
+    """The same room, but the side that has chosen in match ``number``'s penalty chose another goal square."""
+    import copy
+
+    twin = copy.deepcopy(st)
+    engine = next(m for m in twin.matches if m.number == number).engine
+    choice = engine.pen_choice[side]
+    goal = sorted(
+        sq for sq in range(150) if sq // 10 in (0, 14) and 4 <= sq % 10 <= 6 and choice[-1] // 10 == sq // 10
+    )
+    choice[-1] = next(g for g in goal if g != choice[-1])
+    return twin
+
+
+def _seen(st: Any, viewer: Viewer, events: list[dict[str, Any]], step: int, seq: int) -> tuple[Any, str]:
+    """What a viewer gets of a room: his projection, and the HTML of every region of his page."""
+    view = project(st, viewer, get_catalog())
+    mine = [e for e in events if event_visible(e["audience"], viewer)]
+    snap = Snapshot(game_id=0, code="leakroom", version=step, last_seq=seq, ledger_seq=0, state=st)
+    ctx = html.room_context(snap, viewer, mine, seq - len(events) + 1, full=False, view=view)
+    page = "".join(part for _name, part in html.render_regions(ctx))
+    return view, re.sub(r'name="action_id" value="[^"]*"', 'name="action_id"', page)  # fresh per render
+
+
+def test_no_viewer_of_a_chess_room_learns_a_penalty_choice_before_both_are_in() -> None:
+    """X-18 in the rooms: while one side has chosen its penalty (or shoot-out) choice and the other has not,
+    the other side, the other seats and the spectators get exactly what they would get had it chosen
+    otherwise: the same projection, the same events and the same HTML of every region of their pages."""
+    cat = get_catalog()
+    checked = Counter()
+    for seed in CHESS_SEEDS:
+        rules = {"seats": 3, "competition": "cup", "options": {"length": "short"}}
+        st = new_game(seed, game="chess-football", house_rules=rules)
+        st, _ = apply_action(st, Actor("host"), {"type": "join", "nickname": "Anna", "host": True}, cat)
+        for _ in range(2):
+            st, _ = apply_action(st, Actor("host"), {"type": "add_bot", "strength": "random"}, cat)
+        st, events = apply_action(st, Actor("host"), {"type": "start"}, cat)
+        rng, seq = Rng(seed), 0
+        for step in itertools.count():
+            rows = []
+            for e in events:
+                seq += 1
+                rows.append({"seq": seq, "kind": e.kind, "payload": e.payload, "audience": e.audience})
+            for m in st.playing_matches():
+                chosen = [i for i in (0, 1) if m.engine.phase == 1 and m.engine.pen_choice[i] is not None]
+                if len(chosen) != 1:
+                    continue
+                side = chosen[0]
+                chooser = (m.home, m.away)[side].seat
+                twin = _twin(st, m.number, side)
+                for viewer in [SPECTATOR, *(Viewer(s) for s in st.seats if s != chooser)]:
+                    assert _seen(st, viewer, rows, step, seq) == _seen(twin, viewer, rows, step, seq), viewer
+                    checked["views"] += 1
+                private = [r for r in rows if r["kind"] == "m.penalty_choice"]
+                assert all(r["audience"] == (chooser,) for r in private)
+            if st.status != "running":
+                break
+            prompt = st.prompts[rng.randbelow(len(st.prompts))]
+            choice = bots.decide(st, prompt, st.seats[prompt.seat].bot or "random", cat, rng)
+            st, events = apply_action(
+                st, Actor("seat", prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": choice}, cat
+            )
+        assert st.status == "finished"
+    assert checked["views"] > 10, checked

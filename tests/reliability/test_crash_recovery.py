@@ -45,6 +45,18 @@ ROOMS: dict[str, tuple[dict[str, Any], int]] = {
         },
         2,
     ),
+    # a chess-football cup of three: one match, its moves and hidden penalty choices through the crashes
+    "chess-football": (
+        {
+            "humans": 3,
+            "seed": 21,
+            "game": "chess-football",
+            "seats": 3,
+            "competition": "cup",
+            "options": {"length": "short"},
+        },
+        1,
+    ),
 }
 
 

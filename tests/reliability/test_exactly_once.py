@@ -111,6 +111,7 @@ def _conflicting_calls(code: str, version: int, round_no: int) -> list[Callable[
 ROOMS = {
     "magic-football": {"humans": 3, "bots": 1},
     "dice-football": {"humans": 2, "game": "dice-football", "seats": 2, "competition": "single"},
+    "chess-football": {"humans": 2, "game": "chess-football", "seats": 2, "competition": "single"},
 }
 
 

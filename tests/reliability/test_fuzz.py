@@ -86,6 +86,28 @@ ACTION_TYPES = [
     "",
     "__class__",
 ]
+# chess football's notation (RULES.md §10): legal-looking, illegal, malformed
+CHESS_MOVES = [
+    "Lc5-d6",
+    "Lg9-f8",
+    "Ce7-e9",
+    "e7>e9",
+    "e7>e14",
+    "Ke0-e1",
+    "Db3-b4",
+    "Df11xe10",
+    "concede",
+    "forfeit",
+    "pass",
+    "+L1a5",
+    "b13=b3;Lg7-h8",
+    "Ke0-d1>e5",
+    "Qe0-e1",
+    "La5-a15",
+    "e7>",
+    "Lc5-d6 ",
+    "",
+]
 CHOICES = st.one_of(
     JSON,
     st.fixed_dictionaries({"roll": JUNK}),
@@ -94,6 +116,15 @@ CHOICES = st.one_of(
     st.fixed_dictionaries({"kind": st.sampled_from(["pass", "swap", "play", "lineup"]), "card": JUNK}),
     st.fixed_dictionaries({"field": st.lists(st.text(max_size=5), max_size=12), "keeper": JUNK}),
     st.fixed_dictionaries({"keep": st.lists(JUNK, max_size=6)}),
+    st.fixed_dictionaries(  # chess football's decisions: a move in notation, a penalty's aim, a cover
+        {"kind": st.sampled_from(["move", "penalty", "cover"])},
+        optional={
+            "move": st.one_of(st.sampled_from(CHESS_MOVES), st.text(max_size=20), JUNK),
+            "aim": st.one_of(st.sampled_from(["d0", "e14", "z9", ""]), JUNK),
+            "taker": st.one_of(st.sampled_from(["L1", "C", "D1", "K"]), JUNK),
+            "square": st.one_of(st.sampled_from(["e0", "f14", "e99"]), JUNK),
+        },
+    ),
 )
 ACTIONS = st.fixed_dictionaries(
     {"type": st.sampled_from(ACTION_TYPES)},
@@ -141,6 +172,9 @@ LIKELY = st.one_of(
                     {"take": "money"},
                     {"take": "match"},
                     {"kind": "pass"},
+                    {"kind": "move", "move": "Lc5-d6"},
+                    {"kind": "move", "move": "Lg9-f8"},
+                    {"kind": "move", "move": "e7>e9"},
                 ]
             ),
         }
@@ -187,10 +221,12 @@ FRAMES = st.one_of(
 
 
 def _room(phase: str) -> tuple[Any, dict[int, str]]:
-    """A room with the host (seat 1) and two players; ``…-dice``: a dice-football cup instead."""
-    if phase.endswith("-dice"):
+    """A room with the host (seat 1) and two players; ``…-dice`` / ``…-chess``: a dice- or chess-football
+    cup instead."""
+    other = {"-dice": "dice-football", "-chess": "chess-football"}.get(phase[phase.rfind("-") :])
+    if other is not None:
         rules = {"seats": 6, "competition": "cup", "options": {"length": "short"}}
-        room = room_create(nickname="Hosta", seed=17, house_rules=rules, game="dice-football")
+        room = room_create(nickname="Hosta", seed=17, house_rules=rules, game=other)
     else:
         room = room_create(nickname="Hosta", seed=17, house_rules={"seats": 6})
     tokens = {1: room.token}
@@ -283,23 +319,41 @@ async def _exchange(code: str, hello: dict[str, str] | None, frames: list[str]) 
 
 
 FUZZ_EXAMPLES = sweep.examples(150)  # 100 already found the one bug the fuzzer found so far (checked)
-tally: Counter[str] = Counter()
-
-
-@pytest.mark.parametrize("phase", ["lobby", "running", "running-dice"])
-@hsettings(
-    max_examples=FUZZ_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[
+# each example talks to a room of the test database: no deadline, and large frames are the point
+UNHURRIED: dict[str, Any] = {
+    "deadline": None,
+    "suppress_health_check": [
         HealthCheck.function_scoped_fixture,
         HealthCheck.too_slow,
         HealthCheck.data_too_large,
     ],
-)
+}
+tally: Counter[str] = Counter()
+
+
+@pytest.mark.parametrize("phase", ["lobby", "running", "running-dice"])
+@hsettings(max_examples=FUZZ_EXAMPLES, **UNHURRIED)
 @given(frames=st.lists(FRAMES, min_size=1, max_size=8), seat=st.sampled_from(["host", 1, 2, None, "host"]))
 def test_fuzzed_websocket_frames_never_break_the_server_nor_the_game(
     phase: str, frames: list[str], seat: int | str | None, errors: Any
 ) -> None:
+    _fuzz_frames(phase, frames, seat, errors)
+
+
+# A chess-football cup: its decisions in notation (moves, penalties) besides everything above. Fewer examples:
+# the room's machinery is the dice room's, fuzzed in full above.
+CHESS_EXAMPLES = sweep.examples(40)
+
+
+@hsettings(max_examples=CHESS_EXAMPLES, **UNHURRIED)
+@given(frames=st.lists(FRAMES, min_size=1, max_size=8), seat=st.sampled_from(["host", 1, 2, None]))
+def test_fuzzed_websocket_frames_in_a_chess_room(
+    frames: list[str], seat: int | str | None, errors: Any
+) -> None:
+    _fuzz_frames("running-chess", frames, seat, errors)
+
+
+def _fuzz_frames(phase: str, frames: list[str], seat: int | str | None, errors: Any) -> None:
     key = f"room-{phase}"
     if key not in ROOMS:
         ROOMS[key] = _room(phase)
@@ -461,19 +515,21 @@ def _unescaped(body: str, values: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("phase", ["lobby", "running", "running-dice"])
-@hsettings(
-    max_examples=FUZZ_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.function_scoped_fixture,
-        HealthCheck.too_slow,
-        HealthCheck.data_too_large,
-    ],
-)
+@hsettings(max_examples=FUZZ_EXAMPLES, **UNHURRIED)
 @given(form=FORMS, who=st.sampled_from(["anonymous", "seat 2", "host"]), htmx=st.booleans())
 def test_fuzzed_form_posts_never_500_nor_break_the_game_nor_echo_markup(
     phase: str, form: dict[str, Any], who: str, htmx: bool, errors: Any
 ) -> None:
+    _fuzz_form(phase, form, who, htmx, errors)
+
+
+@hsettings(max_examples=CHESS_EXAMPLES, **UNHURRIED)
+@given(form=FORMS, who=st.sampled_from(["anonymous", "seat 2", "host"]), htmx=st.booleans())
+def test_fuzzed_form_posts_in_a_chess_room(form: dict[str, Any], who: str, htmx: bool, errors: Any) -> None:
+    _fuzz_form("running-chess", form, who, htmx, errors)
+
+
+def _fuzz_form(phase: str, form: dict[str, Any], who: str, htmx: bool, errors: Any) -> None:
     key = f"room-{phase}"
     if key not in ROOMS:
         ROOMS[key] = _room(phase)

@@ -178,7 +178,8 @@ def board_assets(key: str) -> dict[str, list[str]]:
     from tournament.rules.setup import match_formats
 
     keys = [k for k in match_formats() if k != "duel"] if key == MAGIC_FOOTBALL else [key]
-    assets = [a for k in keys for a in get_game(k).board_assets]
+    # what the boards share (the board kit) is listed by each game: loaded once, before the first board's own
+    assets = list(dict.fromkeys(a for k in keys for a in get_game(k).board_assets))
     return {
         "css": [static(a) for a in assets if a.endswith(".css")],
         "js": [static(a) for a in assets if a.endswith(".js")],

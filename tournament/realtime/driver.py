@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from django.conf import settings
@@ -44,7 +45,8 @@ TIMER_GRACE = 0.25  # seconds after the deadline: every page has shown "0 s" bef
 
 
 def bot_delay(kind: str, all_bots: bool) -> float:
-    """Seconds a bot "thinks" before acting: long enough to follow, short enough not to bore."""
+    """Seconds a bot "thinks" before acting: long enough to follow, short enough not to bore. A bot
+    that really thinks (a search) spends part of it doing so: that time counts toward the pause."""
     base = float(getattr(settings, "BOT_DELAY", 0.9))
     if kind == "window":
         base *= 0.5
@@ -57,11 +59,20 @@ Plan = tuple[Any, ...]  # what a pending task does: ("bot",), ("timer", deadline
 
 
 class Driver:
-    """Schedules bot decisions and decision-timer defaults for the rooms this process serves."""
+    """Schedules bot decisions and decision-timer defaults for the rooms this process serves.
 
-    def __init__(self) -> None:
+    ``clock`` (seconds, monotonic) and ``sleep`` time a bot's pause; tests hand in their own.
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._plans: dict[tuple[str, int], Plan] = {}
+        self._clock = clock
+        self._sleep = sleep
 
     def poke(self, snap: Snapshot) -> None:
         """Look at a new version of a room and schedule whatever must happen without a human (only in
@@ -121,14 +132,18 @@ class Driver:
             self._plans.pop(key, None)
 
     async def _bot(self, snap: Snapshot, prompt_id: int, seat: int, strength: str, delay: float) -> None:
-        """Decide after the delay; when the version moved on meanwhile, decide again on the newest one.
+        """Decide, and act once ``delay`` seconds have passed since the decision was scheduled; when the
+        version moved on meanwhile, decide again on the newest one.
 
-        Two bots may hold prompts at once (both line-ups of a match): the one that answers second finds
-        the version moved on. If it gave up there, no new version might come to schedule it again and the
-        room would stall, so it reloads the room (one read) and retries.
+        The bot thinks first, in a worker thread (a strong bot's search must not hold up the sockets),
+        and only the rest of the delay is waited: its thinking time replaces the pause instead of adding
+        to it. Two bots may hold prompts at once (both line-ups of a match): the one that answers second
+        finds the version moved on. If it gave up there, no new version might come to schedule it again
+        and the room would stall, so it reloads the room (one read) and retries.
         """
-        await asyncio.sleep(delay)
+        started = self._clock()
         current = snap
+        paused = False
         for _ in range(BOT_RETRIES):
             st = current.state
             prompt = st.prompt(prompt_id)
@@ -136,7 +151,11 @@ class Driver:
                 return
             if not st.seats[seat].automated:  # the host gave the seat back to its human meanwhile
                 return
-            choice = bots.decide(st, prompt, strength, get_catalog(), bots.bot_rng(st, current.version))
+            rng = bots.bot_rng(st, current.version)
+            choice = await asyncio.to_thread(bots.decide, st, prompt, strength, get_catalog(), rng)
+            if not paused:
+                paused = True
+                await self._sleep(max(0.0, delay - (self._clock() - started)))
             action = {"type": "answer", "prompt": prompt_id, "choice": choice}
             _submitted(snap.code, prompt_id, "bot", current.version)
             try:

@@ -257,9 +257,9 @@ def answer(ctx: Ctx, prompt: Prompt, choice: dict[str, Any]) -> None:
     try:
         events = fmt.apply(record.engine, prompt.context["side"], choice, ctx.rng)
     except MalformedDecision as exc:
-        raise MalformedAction(detail=str(exc)) from exc
+        raise MalformedAction(**_detail(exc)) from exc
     except (IllegalDecision, NotYourDecision, MatchError) as exc:
-        raise IllegalAction(detail=str(exc)) from exc
+        raise IllegalAction(**_detail(exc)) from exc
     close(ctx, prompt)
     forward_events(ctx, record, events)
     result = fmt.result(record.engine)
@@ -272,6 +272,12 @@ def answer(ctx: Ctx, prompt: Prompt, choice: dict[str, Any]) -> None:
             finish_match(ctx, record, result)
     else:
         sync_prompts(ctx, record)
+
+
+def _detail(exc: MatchError) -> dict[str, Any]:
+    """A format's refusal as a rules error's detail: the English sentence, and the msgid and its values
+    from which ``tournament.messages.error_text`` words it in the reader's language."""
+    return {"detail": str(exc), "detail_msgid": exc.msgid, "detail_words": exc.words}
 
 
 def forward_events(ctx: Ctx, record: MatchRecord, events: list[MatchEvent]) -> None:

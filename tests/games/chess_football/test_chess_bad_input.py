@@ -68,7 +68,7 @@ def test_malformed_choices_are_refused(choice):
         ("La5-a15", "not on the board"),
         ("Db3-d1", "red or a goal square"),
         ("Le9-e8", "you have no piece on e9"),
-        ("Dc5-d6", "light, not D"),
+        ("Dc5-d6", "light piece (L), not D"),
         ("e7>e9", "opponent occupies"),
         ("e7>e12", "1 to 4 squares"),
         ("concede", "no red-square obligation"),

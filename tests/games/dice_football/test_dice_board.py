@@ -5,19 +5,15 @@ side and a spectator."""
 
 from __future__ import annotations
 
-import ast
 import functools
-import re
-from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 
 import pytest
+from boardpage import Element, Page, board_msgids, english_left, shown_text, translated_away, words
 from dice_helpers import FMT, play, position, roll
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import trans_real
-from django.utils.translation.template import templatize
 
 from games.api import other
 from games.dice_football import board as board_module
@@ -112,61 +108,6 @@ def test_the_moments_cover_every_kind_of_decision_and_ending():
 
 
 # ------------------------------------------------------------------------------------------ HTML
-class Element:
-    def __init__(self, tag: str, attrs: dict[str, str]) -> None:
-        self.tag, self.attrs, self.text = tag, attrs, ""
-
-    @property
-    def classes(self) -> set[str]:
-        return set(self.attrs.get("class", "").split())
-
-
-class Page(HTMLParser):
-    """Every element with its attributes and its whole text (what a reader of the page gets)."""
-
-    VOID = {"input", "br", "img", "meta", "link", "hr", "rect", "circle", "path", "line", "use", "stop"}
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.elements: list[Element] = []
-        self.open: list[Element] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        el = Element(tag, {k: v or "" for k, v in attrs})
-        self.elements.append(el)
-        if tag not in self.VOID:
-            self.open.append(el)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.elements.append(Element(tag, {k: v or "" for k, v in attrs}))
-
-    def handle_endtag(self, tag: str) -> None:
-        for i in range(len(self.open) - 1, -1, -1):
-            if self.open[i].tag == tag:
-                del self.open[i:]
-                return
-
-    def handle_data(self, data: str) -> None:
-        for el in self.open:
-            el.text += data
-
-    def all(self, cls: str) -> list[Element]:
-        return [e for e in self.elements if cls in e.classes]
-
-    def one(self, cls: str) -> Element:
-        found = self.all(cls)
-        assert len(found) == 1, (cls, len(found))
-        return found[0]
-
-    def tags(self, tag: str) -> list[Element]:
-        return [e for e in self.elements if e.tag == tag]
-
-
-def words(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
-
-
 def render(st: DiceState, viewer: str | None, lang: str = "en") -> tuple[dict[str, Any], list | None, str]:
     """The board for ``viewer`` (None: a spectator): with the choices when that viewer decides."""
     view = FMT.view(st, viewer)
@@ -312,23 +253,11 @@ def test_the_shoot_out_is_shown_kick_by_kick():
 
 
 # ------------------------------------------------------------------------------------------ Dutch
-_STR = r"u?('(?:[^'\\]|\\.)*')"
-
-
 @functools.cache
 def _my_msgids() -> set[tuple[str, str]]:
-    """Every (context, msgid) of the board, found as makemessages finds them: the ``N_`` labels of
-    board.py and the template's ``translate``/``blocktranslate`` texts."""
-    from django.template.loader import get_template
-
-    source = Path(board_module.__file__).read_text(encoding="utf-8")
-    ids = {("", ast.literal_eval(m)) for m in re.findall(r'N_\((".*?")\)', source)}
-    for name in (TEMPLATE, "dice_football/_face.html", "dice_football/_symbols.html"):
-        code = templatize(Path(get_template(name).origin.name).read_text(encoding="utf-8"))
-        ids |= {("", ast.literal_eval(m)) for m in re.findall(r"(?<!p)gettext\(" + _STR + r"\)", code)}
-        for ctx, m in re.findall(r"pgettext\(" + _STR + r",\s*" + _STR + r"\)", code):
-            ids.add((ast.literal_eval(ctx), ast.literal_eval(m)))
-    return ids
+    return board_msgids(
+        board_module.__file__, (TEMPLATE, "dice_football/_face.html", "dice_football/_symbols.html")
+    )
 
 
 def test_every_text_of_the_board_has_a_dutch_translation():
@@ -342,16 +271,8 @@ def test_every_text_of_the_board_has_a_dutch_translation():
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_the_dutch_board_has_no_english_left(moment: str):
     st = moments()[moment]
-    ids = _my_msgids()
-    with translation.override("nl"):
-        dutch = {m: translation.pgettext(ctx, m) if ctx else translation.gettext(m) for ctx, m in ids}
-    english = {m for m, nl in dutch.items() if "%(" not in m and nl != m}
+    english = translated_away(_my_msgids(), "nl")
     assert "The defender rolls DEF" in english
     for viewer in viewers(st):
-        page = Page(render(st, viewer, "nl")[2])
-        shown = " | ".join(
-            [words(e.text) for e in page.elements if e.tag not in ("style", "script")]
-            + [e.attrs.get(a, "") for e in page.elements for a in ("aria-label", "title")]
-        )
-        left = sorted(i for i in english if re.search(r"(?<![\w-])" + re.escape(i) + r"(?![\w-])", shown))
+        left = english_left(shown_text(Page(render(st, viewer, "nl")[2])), english)
         assert not left, (moment, viewer, left)

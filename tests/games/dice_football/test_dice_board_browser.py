@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from boardpage import board_page, no_sideways_scroll
 from test_dice_board import FMT, moments, render
 
 from games.dice_football.board import board_context
@@ -20,23 +21,10 @@ from games.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[3]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-STATIC = ROOT / "games" / "dice_football" / "static" / "dice_football"
 
 
 def _page(board_html: str) -> str:
-    from django.contrib.staticfiles import finders
-
-    from games.api import get_game
-
-    scripts = [a for a in get_game("dice-football").board_assets if a.endswith(".js")]
-    css = (ROOT / "static" / "css" / "app.css").read_text() + (STATIC / "board.css").read_text()
-    js = "\n".join(Path(finders.find(a)).read_text() for a in scripts)  # the board kit first
-    return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<style>{css}</style></head><body><main class='site-main'>{board_html}</main>"
-        f"<script>{js}</script></body></html>"
-    )
+    return board_page(board_html, "dice-football")
 
 
 def _boards() -> tuple[str, str, dict[str, Any]]:
@@ -58,12 +46,6 @@ def _boards() -> tuple[str, str, dict[str, Any]]:
     assert board_context(after_view, None)["roll_seq"] != seq
     after = render(st, None)[2]
     return before, after, after_view
-
-
-def _no_sideways_scroll(page: Any) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.evaluate(
-        "[document.documentElement.scrollWidth, window.innerWidth]"
-    )
 
 
 def _in_view(page: Any, selector: str) -> None:
@@ -94,7 +76,7 @@ def test_the_board_on_a_phone_and_a_desktop(browser):
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.set_content(_page(before))
-    _no_sideways_scroll(page)
+    no_sideways_scroll(page)
     _in_view(page, ".dice-pitch")
     _in_view(page, ".dice-tray .dice-die")
     assert page.locator(".dice-tray .dice-die").count() == 8
@@ -136,9 +118,9 @@ def test_the_board_on_a_phone_and_a_desktop(browser):
     assert page.locator(".dice-ball").get_attribute("data-square") == "{}{}".format(
         "abcde"[after_view["ball"][0] - 1], after_view["ball"][1]
     )
-    _no_sideways_scroll(page)
+    no_sideways_scroll(page)
     page.locator(".dice-legend summary").click()  # the legend, opened, fits too
-    _no_sideways_scroll(page)
+    no_sideways_scroll(page)
     _in_view(page, ".dice-legend .dice-die")
     page.screenshot(path=str(ARTIFACTS / "dice-board-phone.png"), full_page=True)
     context.close()
@@ -158,7 +140,7 @@ def test_the_board_on_a_phone_and_a_desktop(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.set_content(_page(before))
-    _no_sideways_scroll(page)
+    no_sideways_scroll(page)
     _in_view(page, ".dice-pitch")
     _in_view(page, ".dice-tray .dice-die")
     pitch = page.locator(".dice-pitch").bounding_box()

@@ -5,18 +5,16 @@ for the side that decides, the other side and a spectator."""
 
 from __future__ import annotations
 
-import ast
 import functools
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.template.loader import get_template, render_to_string
+from boardpage import board_msgids, english_left, translated_away
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import trans_real
-from django.utils.translation.template import templatize
 from duel_moments import FMT, GAME, moments
 
 from cards.catalog import get_catalog
@@ -357,24 +355,12 @@ def test_the_decider_sees_his_own_hand_reserve_and_stack():
 
 
 # ------------------------------------------------------------------------------------------ languages
-_STR = r"u?('(?:[^'\\]|\\.)*')"
 PARTS = (TEMPLATE, "duel/_player.html", "duel/_match_card.html", "duel/_position.html")
 
 
 @functools.cache
 def _my_msgids() -> set[tuple[str, str]]:
-    """Every (context, msgid) of the board, found as makemessages finds them: the ``N_`` labels of
-    board.py and the templates' ``translate``/``blocktranslate`` texts."""
-    source = Path(board_module.__file__).read_text(encoding="utf-8")
-    ids = {("", ast.literal_eval(m)) for m in re.findall(r'N_\((".*?")\)', source)}
-    for name in PARTS:
-        code = templatize(Path(get_template(name).origin.name).read_text(encoding="utf-8"))
-        ids |= {("", ast.literal_eval(m)) for m in re.findall(r"(?<!p)gettext\(" + _STR + r"\)", code)}
-        for ctx, m in re.findall(r"pgettext\(" + _STR + r",\s*" + _STR + r"\)", code):
-            ids.add((ast.literal_eval(ctx), ast.literal_eval(m)))
-        for m, _plural in re.findall(r"(?<!n)ngettext\(" + _STR + r",\s*" + _STR, code):
-            ids.add(("", ast.literal_eval(m)))
-    return ids
+    return board_msgids(board_module.__file__, PARTS)
 
 
 @pytest.mark.parametrize("lang", ["nl", "de", "es"])
@@ -398,16 +384,13 @@ def test_every_text_of_the_board_is_translated(lang: str):
 )
 def test_the_dutch_board_has_no_english_left_and_dutch_card_names(moment: str):
     st = moments()[moment]
-    ids = _my_msgids()
-    with translation.override("nl"):
-        dutch = {m: translation.pgettext(ctx, m) if ctx else translation.gettext(m) for ctx, m in ids}
-    english = {m for m, nl in dutch.items() if "%(" not in m and nl != m and len(m) > 2}
+    english = translated_away(_my_msgids(), "nl", shortest=3)
     cat = get_catalog()
     for viewer in (*SIDES, None):
         view, board = context(st, viewer)
         html = render(board, "nl")
         shown = words(html) + " | " + " | ".join(re.findall(r'(?:aria-label|title)="([^"]*)"', html))
-        left = sorted(i for i in english if re.search(r"(?<![\w-])" + re.escape(i) + r"(?![\w-])", shown))
+        left = english_left(shown, english)
         assert not left, (moment, viewer, left)
         for s in board["sides"]:
             for m in [*s["played"], *s["hand"], *((s["active"] or {}).get("modifiers") or [])]:

@@ -394,3 +394,41 @@ async def test_a_bot_decision_that_gave_up_is_scheduled_again_by_the_rooms_poll(
         await comm.disconnect()
     assert refused, "the bot never tried"
     assert decided, "the bot's decision was never scheduled again after it gave up"
+
+
+@pytest.mark.parametrize(("thinking", "pause"), [(0.3, 0.6), (1.5, 0.0)])
+async def test_a_bots_thinking_time_counts_toward_its_pause(monkeypatch, thinking: float, pause: float):
+    """A bot that searches (chess football's strong bot may think half a second) acts after the same
+    readable delay as one that answers at once: it thinks first, and waits only what is left of the delay
+    (nothing once the thinking took longer). The clock and the sleep are the test's, so nothing is timed."""
+    from tournament.rules import bots as bots_module
+
+    def setup():
+        room = room_create(nickname=None, bots=["easy", "easy"], seed=5, house_rules={"seats": 2})
+        _host(room.code, "start")
+        return room.code, current_snapshot(Game.objects.get(code=room.code))
+
+    code, snap = await database_sync_to_async(setup)()
+    prompt = snap.state.prompts[0]
+    now = [1000.0]
+    steps: list[tuple[str, float]] = []
+    decide = bots_module.decide
+
+    def thinks(*args, **kwargs):
+        steps.append(("think", now[0]))
+        now[0] += thinking
+        return decide(*args, **kwargs)
+
+    async def sleeps(seconds: float) -> None:
+        steps.append(("pause", seconds))
+        now[0] += seconds
+
+    monkeypatch.setattr(bots_module, "decide", thinks)
+    driver = driver_module.Driver(clock=lambda: now[0], sleep=sleeps)
+    await driver._bot(snap, prompt.id, prompt.seat, "easy", 0.9)
+    assert [s[0] for s in steps] == ["think", "pause"]
+    assert steps[1][1] == pytest.approx(pause)
+    assert now[0] == pytest.approx(1000.0 + max(0.9, thinking))  # acted when the delay or the thought ended
+    records = await database_sync_to_async(_records)(code)
+    answered = [r for r in records if r[1].startswith("bot-") and r[2].get("prompt") == prompt.id]
+    assert len(answered) == 1 and answered[0][0] == f"seat:{prompt.seat}"

@@ -10,7 +10,7 @@ import pytest
 
 from cards.catalog import get_catalog
 from cards.models import Match
-from games.api import get_format
+from games.api import get_format, get_game
 from games.rng import Rng
 from tournament.models import Game
 from tournament.rules import bots, invariants
@@ -25,7 +25,12 @@ from tournament.services.store import cache, load_snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOMS = [("dice-football", "single", 2), ("dice-football", "cup", 3), ("duel", "league", 3)]
+ROOMS = [
+    ("dice-football", "single", 2),
+    ("dice-football", "cup", 3),
+    ("duel", "league", 3),
+    ("chess-football", "cup", 3),
+]
 
 
 def _state(game: Game, version: int) -> GameState:
@@ -45,7 +50,7 @@ def play_room(key: str, kind: str, players: int, seed: int) -> tuple[Game, GameS
         seed=seed,
         game=key,
         house_rules={"seats": players, "competition": kind, "options": {}}
-        | ({"options": {"length": "short"}} if key == "dice-football" else {}),
+        | ({"options": {"length": "short"}} if any(o.key == "length" for o in get_game(key).options) else {}),
     )
     game = Game.objects.get(code=room.code)
     assert game.kind == key and game.setup["game"] == key

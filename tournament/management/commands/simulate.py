@@ -1,7 +1,8 @@
 """``manage.py simulate``: play whole bot tournaments through the real services and database.
 
     python manage.py simulate --players 6 --games 20 --seed 1 [--strength strong|easy|random|mixed]
-                              [--game magic-football|duel|dice-football] [--competition single|cup|league]
+                              [--game magic-football|duel|dice-football|chess-football]
+                              [--competition single|cup|league]
                               [--db sqlite|postgres|DATABASE_URL] [--keep-db] [--json] [--plot money.png]
 
 The database is chosen before Django reads its settings, so the command runs in two steps: the process
