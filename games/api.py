@@ -204,6 +204,7 @@ _LAZY = {
     "duel": "cards.rules.duel",
     "dice-football": "games.dice_football.rules",
     "chess-football": "games.chess_football.rules",
+    "grid-football": "games.grid_football.rules",
 }
 
 
@@ -340,6 +341,7 @@ _LAZY_GAMES = {
     "duel": "games.duel",
     "dice-football": "games.dice_football",
     "chess-football": "games.chess_football",
+    "grid-football": "games.grid_football",
 }
 
 
