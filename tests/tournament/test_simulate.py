@@ -108,7 +108,7 @@ def test_simulate_refuses_bad_arguments(tmp_path):
 
 @pytest.mark.parametrize(
     ("game", "players", "competition"),
-    [("dice-football", 3, "league"), ("duel", 3, ""), ("chess-football", 3, "")],
+    [("dice-football", 3, "league"), ("duel", 3, ""), ("chess-football", 3, ""), ("grid-football", 3, "")],
 )
 def test_simulate_plays_another_games_rooms_with_the_same_json_lines(game, players, competition):
     extra = ["--competition", competition] if competition else []

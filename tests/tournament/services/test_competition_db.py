@@ -30,6 +30,7 @@ ROOMS = [
     ("dice-football", "cup", 3),
     ("duel", "league", 3),
     ("chess-football", "cup", 3),
+    ("grid-football", "single", 2),
 ]
 
 
