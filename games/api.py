@@ -268,6 +268,22 @@ class Line:
     plural: tuple[str, str] | None = None
 
 
+def sentence_line(
+    said: tuple[str, Mapping[str, Any]] | None,
+    side_params: Iterable[str],
+    look: tuple[str, str],
+) -> Line | None:
+    """A game's log line from its sentence (``sentences.sentence(event)``: a msgid and its params, or None
+    for an event the log leaves out): the params naming a side become ``Ref("side", …)`` for the presenter;
+    ``look`` is the line's (icon, tone)."""
+    if said is None:
+        return None
+    text, params = said
+    sides = set(side_params)
+    values = {k: Ref("side", v) if k in sides else v for k, v in params.items()}
+    return Line(text, values, *look)
+
+
 def _nothing_private(state: Any, side: Side) -> frozenset[str]:
     return frozenset()
 

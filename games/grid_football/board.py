@@ -42,7 +42,7 @@ from games.grid_football.geometry import (
     parse_square,
     xy,
 )
-from games.labels import DECIDED_BY
+from games.labels import full_time
 
 CELL = 30  # SVG units per square
 MARGIN = 18  # room for the row and column numbers
@@ -535,14 +535,7 @@ def board_context(
         "kind_labels": KIND_LABELS,
         "legend": LEGEND,
         "over": over,
-        "result": (
-            {
-                "winner": view.get("winner"),
-                "decided_by": DECIDED_BY.get(str(view.get("decided_by") or ""), ""),
-            }
-            if over
-            else None
-        ),
+        "result": full_time(view),
         "shootout": shootout,
         "seq": "-".join(
             str(v)
