@@ -438,6 +438,13 @@ def _tracks(view: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 # ------------------------------------------------------------------------------------------ the context
+def _lock(label: Any) -> dict[str, Any] | None:
+    """The restart taker who may not touch the ball again yet (A-49), from the view's ``H9`` / ``A20``."""
+    if not label:
+        return None
+    return {"side": "home" if str(label)[0] == "H" else "away", "number": int(str(label)[1:])}
+
+
 def _names(names: Mapping[str, str] | None) -> dict[str, str]:
     return {s: str((names or {}).get(s, "")) for s in SIDES}
 
@@ -523,7 +530,7 @@ def board_context(
         "budget": view.get("budget"),
         "offer": view.get("offer") or "",
         "free_kick": bool(view.get("free_kick")),
-        "lock": view.get("lock") or "",
+        "lock": _lock(view.get("lock")),
         "chances": view.get("chances") or {},
         "mine": mine and (bool(tree) or lineup is not None),
         "tree": tree,
