@@ -89,7 +89,7 @@ def name_line_up(page: Any, by_keyboard: bool) -> None:
 
 
 def wait_version(page: Any, before: str | None) -> None:
-    page.wait_for_function(f"document.getElementById('sync')?.dataset.version !== '{before}'", timeout=15_000)
+    page.wait_for_function(f"document.getElementById('sync')?.dataset.version !== '{before}'", timeout=30_000)
 
 
 def test_two_browsers_start_a_grid_match_and_bots_finish_it_while_a_spectator_follows(
