@@ -237,6 +237,7 @@ def _sheets(view: Mapping[str, Any], names: Mapping[str, str]) -> list[dict[str,
 
 # ------------------------------------------------------------------------------------------ the choices
 Step = tuple[str, str, dict[str, Any]]  # (key, kind, details): one click
+TARGETS = ("target", "relay", "shot")  # a kick's end: a square, a team-mate (a pass), a goal square (a shot)
 
 
 def _pawn(where: Mapping[tuple[str, int], str], side: str, number: int) -> Step:
@@ -280,9 +281,13 @@ def steps_of(
         ]
     if k == "kick":
         path = str(choice["path"]).split(">")
+        end = path[-1]
+        mate = next((n for (s, n), at in where.items() if s == side and at == end), None)
+        target = parse_square(end)
+        how = "shot" if target is not None and GOAL_OF[target] >= 0 else ("relay" if mate else "target")
         return [
-            (path[-1], "target", {"square": path[-1]}),
-            (str(choice["path"]), "kick", {"square": path[-1], "path": " → ".join(path), "route": path}),
+            (end, how, {"square": end, "mate": mate}),
+            (str(choice["path"]), "kick", {"square": end, "path": " → ".join(path), "route": path}),
         ]
     if k == "follow":
         return [_pawn(where, side, player), (str(choice["to"]), "follow", {"square": choice["to"]})]
@@ -346,7 +351,7 @@ def choice_tree(
             if child is None:
                 child = dict(details, key=key, kind=kind, children=[], index={}, pick=None)
                 child["squares"] = [s for s in (details.get("route") or [details.get("square")]) if s]
-                if kind in ("target",):
+                if kind in TARGETS:
                     child["squares"] = [details["square"]]
                 node["index"][key] = child
                 node["children"].append(child)
@@ -360,9 +365,10 @@ def _finish(nodes: list[dict[str, Any]], level: int) -> list[dict[str, Any]]:
     out = []
     for n in nodes:
         n.pop("index", None)
-        if n["kind"] == "target" and len(n["children"]) == 1 and not n["children"][0]["children"]:
+        if n["kind"] in TARGETS and len(n["children"]) == 1 and not n["children"][0]["children"]:
             only = n["children"][0]
-            only["key"], only["squares"] = n["key"], n["squares"]  # one route: the square is the click
+            # one route: the square is the click, and the button says what the kick is
+            only.update(key=n["key"], squares=n["squares"], kind=n["kind"], mate=n.get("mate"))
             n = only
             n.pop("index", None)
         n["level"] = level
@@ -529,6 +535,7 @@ def board_context(
         "die": {"value": roll, "face": DICE_FACES[roll - 1] if 1 <= roll <= 6 else ""},
         "budget": view.get("budget"),
         "offer": view.get("offer") or "",
+        "placing": view.get("placing") or "",
         "free_kick": bool(view.get("free_kick")),
         "lock": _lock(view.get("lock")),
         "chances": view.get("chances") or {},

@@ -25,6 +25,7 @@ from games.grid_football.state import (
     PH_LEG,
     PH_LINEUP,
     PH_SAVE,
+    PH_TAKER,
     PHASE_NAMES,
     STATUS_NAMES,
     GridState,
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from games.grid_football.rules import GridFootballFormat
 
 NAMES: tuple[Side, Side] = ("home", "away")
+# what a set-piece placement (PH_TAKER) places, by rules.T_* (its context's first value)
+PLACING = ("throw_in", "corner", "corner_wall", "victim", "free_kick_wall", "penalty", "shootout", "centre")
 
 
 def lineup_text(side: str, numbers: list[int]) -> str:
@@ -107,6 +110,7 @@ def project(
     offer = None
     if st.phase == PH_INTERCEPT and st.ctx:
         offer = name(st.path[2 * st.ctx[0]])
+    placing = PLACING[st.ctx[0]] if st.phase == PH_TAKER and st.ctx else None
     chances = None
     if st.phase == PH_SAVE:
         chances = {name(st.ctx[i]): st.ctx[i + 1] for i in range(0, len(st.ctx), 2)}
@@ -128,6 +132,7 @@ def project(
         "budget": st.budget if st.phase == PH_LEG else None,
         "touches": st.touches if st.phase == PH_LEG else None,
         "offer": offer,
+        "placing": placing,
         "chances": chances,
         "score": list(st.score),
         "pens": None if st.pens is None else list(st.pens),

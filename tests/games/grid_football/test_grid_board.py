@@ -275,3 +275,24 @@ def test_the_dutch_board_has_no_english_left(moment: str) -> None:
     for viewer in viewers(st):
         left = english_left(shown_text(Page(render(st, viewer, "nl")[2])), english)
         assert not left, (moment, viewer, left)
+
+
+def test_a_kick_says_whether_it_is_a_pass_a_shot_or_a_ball_into_space() -> None:
+    view = {"ball": "5,8", "roll": 3}
+    where = {("home", 9): "5,8", ("home", 10): "5,10", ("away", 4): "6,10"}
+    kinds = {
+        path: board_module.steps_of({"kind": "kick", "path": path}, view, where, "home")[0][1]
+        for path in ("5,9>5,10", "5,9>6,10>6,11", "5,15>5,16", "4,9")
+    }
+    assert kinds == {"5,9>5,10": "relay", "5,9>6,10>6,11": "target", "5,15>5,16": "shot", "4,9": "target"}
+    assert (
+        board_module.steps_of({"kind": "kick", "path": "5,9>5,10"}, view, where, "home")[0][2]["mate"] == 10
+    )
+
+
+def test_a_set_piece_placement_says_what_is_placed_to_everybody() -> None:
+    st = moments()["shoot-out taker"]
+    decider = NAMES[("home", "away")[st.dec_side]]
+    for viewer in ("home", "away", None):
+        text = words(Page(render(st, viewer)[2]).one("grid-caption").text)
+        assert text == f"Shoot-out: {decider} puts the next taker on a penalty spot.", text
