@@ -109,7 +109,7 @@ def test_the_board_on_a_phone_and_a_desktop(browser):
         page.keyboard.press("Home")
     page.keyboard.press("Enter")
     page.wait_for_selector(".grid-level--top > .grid-step[open]")
-    assert _targets(page)  # what the opened pawn can reach is lit on the pitch too
+    page.wait_for_function("() => !!document.querySelector('.grid-sq--target')")  # lit on the pitch too
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     assert len(page.evaluate("window.picked")) == 2
