@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from games.api import get_game
-from tournament.presentation.eventlog import round_label
+from tournament.presentation.eventlog import absence_text, round_label
 from tournament.presentation.present import choosing, names
 from tournament.rules.competition import MAGIC_FOOTBALL
 
@@ -71,29 +71,6 @@ def standings(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _why(absence: dict[str, Any]) -> str:
-    """Why a player may not play this match (CP7), for the team sheet."""
-    more = int(absence.get("matches", 1)) - 1
-    reason = absence.get("reason")
-    if reason == "suspended":
-        this = gettext("suspended for this match")
-        longer = ngettext(
-            "suspended for this match and %(n)s more match",
-            "suspended for this match and %(n)s more matches",
-            more,
-        )
-    elif reason == "injured":
-        this = gettext("injured for this match")
-        longer = ngettext(
-            "injured for this match and %(n)s more match",
-            "injured for this match and %(n)s more matches",
-            more,
-        )
-    else:
-        return gettext("not available")
-    return longer % {"n": more} if more > 0 else this
-
-
 def absent(m: dict[str, Any], nick: dict[int, str]) -> list[dict[str, Any]]:
     """The players of a match who may not play it, carried from earlier matches (CP7), and why: each with
     the seat whose player he is, his squad number and the reason in the reader's language."""
@@ -101,7 +78,9 @@ def absent(m: dict[str, Any], nick: dict[int, str]) -> list[dict[str, Any]]:
     for side in ("home", "away"):
         for a in (m.get("absent") or {}).get(side, []):
             seat = m.get(side)
-            out.append({"seat": seat, "name": nick.get(seat, "?"), "player": a["player"], "why": _why(a)})
+            out.append(
+                {"seat": seat, "name": nick.get(seat, "?"), "player": a["player"], "why": absence_text(a)}
+            )
     return out
 
 

@@ -207,12 +207,14 @@ def _start_match(ctx: Ctx, pairing: Pairing, round_number: int) -> None:
         match_kind=record.kind,
         slot=record.slot,
         round=round_number,
+        round_name=round_name(comp["kind"], round_number, comp["rounds"]),
         home="",
         away="",
         home_coach=pairing.home,
         away_coach=pairing.away,
         home_role=SEAT_ROLE,
         away_role=SEAT_ROLE,
+        **({"absent": record.context["absent"]} if "absent" in record.context else {}),  # CP7
     )
     forward_events(ctx, record, list(events))
     if fmt.result(record.engine) is None:
@@ -235,7 +237,7 @@ def finish_match(ctx: Ctx, record: MatchRecord, result: MatchResult) -> None:
     winner = record.home.seat if result.winner == "home" else record.away.seat if result.winner else None
     game = game_of(st)
     comp = st.competition
-    if game.league_points is not None and comp.get("kind") in ("cup", "league"):  # CP6
+    if game.league_points is not None and comp.get("kind") in ("cup", "league") and result.winner:  # CP6
         points = game.league_points(result)
         record.context["points"] = [points["home"], points["away"]]
     if game.carry is not None:  # CP7: the two seats' books move on

@@ -94,5 +94,11 @@ def test_a_board_says_who_may_not_play_its_match_and_why(cup_game: Game) -> None
     assert "Not available for this match" in body
     assert "Anna: no. 7, suspended for this match and 1 more match" in body
     assert "Anna: no. 19, injured for this match" in body
+    log = re.sub(r"\s+([:;.])", r"\1", body[body.index("What happened") :])  # the log says it too
+    assert (
+        "Anna: no. 7, suspended for this match and 1 more match; Anna: no. 19, injured for this match" in log
+    )
+    assert log.count("The semi-finals:") == 3 and "Round cup" not in log  # the round and each match name it
     watch = text(Client().get(f"/r/{room.code}/watch"))  # the stands see every match's absent players
-    assert watch.count("suspended for this match and 1 more match") == len(st.playing_matches()) * 2
+    boards = watch[: watch.index("What happened")]
+    assert boards.count("suspended for this match and 1 more match") == len(st.playing_matches()) * 2
