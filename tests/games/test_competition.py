@@ -203,3 +203,35 @@ def test_a_player_missing_for_two_reasons_is_named_once_in_the_match_option() ->
     both = {"home": [{"player": 4, "reason": "suspended", "matches": 1}, {"player": 4, "reason": "injured"}]}
     setup = carry_into(carry, cardless_setup(True, ("a", "b"), {}), both)  # type: ignore[arg-type]
     assert setup.options["out"] == {"home": [4], "away": []}
+
+
+CUP_POINTS = {"regular": (5, 0), "extra_time": (4, 1), "penalties": (3, 2)}
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 4), st.integers(0, 4), st.sampled_from(sorted(CUP_POINTS)), st.booleans()),
+        min_size=6,
+        max_size=6,
+    ),
+    st.permutations([1, 2, 3, 4]),
+)
+def test_a_table_in_a_game_s_own_points_is_total_has_no_draw_and_adds_every_match_s_points(
+    matches: list[tuple[int, int, str, bool]], draw: list[int]
+) -> None:
+    pairs = [p for r in league_rounds([1, 2, 3, 4]) for p in r]
+    results = []
+    for p, (a, b, how, home_won) in zip(pairs, matches, strict=True):
+        win, loss = CUP_POINTS[how]
+        low, high = (min(a, b), max(a, b) + 1) if how == "regular" else (a, a + (how == "extra_time"))
+        score = (
+            (high, low) if home_won else (low, high)
+        )  # level after a shoot-out, a golden goal after extra time
+        points = (win, loss) if home_won else (loss, win)
+        results.append(Result(p.home, p.away, score, p.home if home_won else p.away, how, points))
+    rows = table(draw, results)
+    assert sorted(r.seat for r in rows) == [1, 2, 3, 4]
+    assert sum(r.points for r in rows) == 5 * 6 and sum(r.drawn for r in rows) == 0
+    assert all(r.won_extra_time + r.won_penalties <= r.won and r.form.count("D") == 0 for r in rows)
+    assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
+    assert [r.seat for r in table(draw, list(reversed(results)))] == [r.seat for r in rows]

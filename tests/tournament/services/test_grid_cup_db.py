@@ -26,6 +26,7 @@ from tournament.rules.events import Actor
 from tournament.rules.replay import dump
 from tournament.rules.state import GameState, MatchRecord
 from tournament.services.actions import game_act
+from tournament.services.records import digest, record_export, record_import
 from tournament.services.replays import game_replay
 from tournament.services.store import cache, load_snapshot
 
@@ -119,3 +120,7 @@ def test_a_champions_cup_carries_a_red_card_into_the_next_match_and_scores_the_c
     assert dump(load_snapshot(game).state) == dump(state)
     report = game_replay(code=game.code)
     assert report.equal, report.differences
+    record = record_export(game)  # a record imports as the same cup, books and all
+    imported = Game.objects.get(code=record_import(record=record).code)
+    assert digest(load_snapshot(imported).state) == digest(state) == record["digest"]
+    assert load_snapshot(imported).state.competition["books"] == state.competition["books"]
