@@ -270,6 +270,8 @@ def _competition_report(
             "decided_by": m.decided_by,
             "winner": competition_rules.match_summary(m)["winner"],
         }
+        # a game's own points and who could not play (rulings CP6, CP7), where its game has them
+        | {key: m.context[key] for key in ("points", "absent") if key in m.context}
         for m in state.matches
         if m.home is not None and m.away is not None
     ]

@@ -166,3 +166,18 @@ def test_simulated_games_go_through_game_act_as_the_seats():
     assert len(answers) == report.actions - 1
     assert {r.actor for r in answers} == {"seat:1", "seat:2"}
     assert game.status == "finished" and game.winner_country == report.winner["country"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_simulated_cup_of_a_game_with_its_own_points_reports_them_and_who_could_not_play():
+    """``simulate``'s JSON line of a cup in a game's own points (CP6, CP7): each match's points and absent."""
+    from cupgames import grid_cup_game, registered
+
+    from tournament.simulation import play_game
+
+    with registered(grid_cup_game(normal_ones=2, extra_ones=1, shootout_kicks=1)) as game:
+        report = play_game(seed=5, players=3, strengths=["random"] * 3, game=game.key, competition="cup")
+    line = report.as_json()
+    assert line["status"] == "finished" and line["invariants_ok"] is True and len(line["bracket"]) == 2
+    for m in line["bracket"]:
+        assert sum(m["points"]) == 5 and set(m["absent"]) == {"home", "away"}
