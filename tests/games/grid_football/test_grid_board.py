@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import functools
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from boardpage import Page, board_msgids, english_left, shown_text, translated_away, words
+from boardpage import Tree as BoardTree
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import trans_real
@@ -88,31 +88,9 @@ def viewers(st: GridState) -> list[str | None]:
 
 
 # ------------------------------------------------------------------------------------------ the choices
-class Tree(HTMLParser):
-    """The decider's choices as the page nests them: disclosures (a pawn, a target…) and buttons."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.root: dict[str, Any] = {"children": []}
-        self.stack = [self.root]
-        self.buttons: list[int] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        cls = a.get("class", "").split()
-        if (tag == "details" and "grid-step" in cls) or (tag == "button" and "grid-leaf" in cls):
-            node = {"key": a["data-key"], "squares": a.get("data-squares", "").split(), "children": []}
-            if tag == "button":
-                node["pick"] = int(a["value"])
-                self.buttons.append(node["pick"])
-            self.stack[-1]["children"].append(node)
-            if tag == "details":
-                self.stack.append(node)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "details" and len(self.stack) > 1:
-            self.stack.pop()
+def Tree(html: str) -> BoardTree:
+    """The decider's choices as this board's page nests them."""
+    return BoardTree(html, "grid")
 
 
 @pytest.mark.parametrize("moment", MOMENTS)

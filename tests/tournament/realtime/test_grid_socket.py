@@ -4,13 +4,10 @@ on this socket with a clear error, and nothing changed; the legal line-up then c
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
+from socketkit import all_refused, answer_on, seat_socket, version_of
 
-from magicfootball.asgi import application
 from tournament.models import Game
 from tournament.rules.events import Actor
 from tournament.services.actions import current_snapshot, game_act
@@ -36,32 +33,10 @@ def _room() -> tuple[str, dict[int, str], dict]:
     return room.code, tokens, {"id": prompt.id, "default": prompt.default, **prompt.context}
 
 
-async def _seat(code: str, token: str) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(application, f"/ws/r/{code}/", headers=[(b"origin", b"http://127.0.0.1")])
-    connected, _ = await comm.connect()
-    assert connected
-    await comm.send_to(text_data=json.dumps({"type": "hello", "token": token}))
-    return comm
-
-
-async def _answer(comm: WebsocketCommunicator, action: dict, aid: str, version: int | None = None) -> dict:
-    await comm.send_to(
-        text_data=json.dumps({"type": "act", "action": action, "version": version, "action_id": aid})
-    )
-    while True:
-        frame = json.loads(await comm.receive_from(timeout=5))
-        if frame.get("action_id") == aid:
-            return frame
-
-
-def _version(code: str) -> int:
-    return Game.objects.get(code=code).version
-
-
 async def test_bad_grid_input_over_the_socket_is_refused_clearly_and_changes_nothing():
     code, tokens, prompt = await database_sync_to_async(_room)()
-    me, them = await _seat(code, tokens[1]), await _seat(code, tokens[2])
-    before = await database_sync_to_async(_version)(code)
+    me, them = await seat_socket(code, tokens[1]), await seat_socket(code, tokens[2])
+    before = await version_of(code)
     eleven = prompt["default"]["players"]
     answer = lambda choice: {"type": "answer", "prompt": prompt["id"], "choice": choice}  # noqa: E731
     cases = [
@@ -75,18 +50,14 @@ async def test_bad_grid_input_over_the_socket_is_refused_clearly_and_changes_not
         (me, {"type": "answer", "prompt": 999_999, "choice": prompt["default"]}, "unknown_prompt", "#999999"),
         (me, {"type": "pause"}, "forbidden", "You may not do that"),
     ]
-    for i, (comm, action, code_wanted, words) in enumerate(cases):
-        reply = await _answer(comm, action, f"bad-{i}")
-        assert reply["type"] == "error" and reply["code"] == code_wanted, (action, reply)
-        assert words in reply["message"], reply
-        assert await database_sync_to_async(_version)(code) == before, action
+    await all_refused(code, cases)
     # a stale version is refused for an action that names no decision, and nothing moves
-    stale = await _answer(them, {"type": "join", "nickname": "Cy"}, "stale", version=before - 1)
-    assert stale["type"] == "error" and await database_sync_to_async(_version)(code) == before
+    stale = await answer_on(them, {"type": "join", "nickname": "Cy"}, "stale", version=before - 1)
+    assert stale["type"] == "error" and await version_of(code) == before
     # the legal line-up counts, once
     for aid in ("good", "good"):
-        reply = await _answer(me, answer(prompt["default"]), aid)
+        reply = await answer_on(me, answer(prompt["default"]), aid)
         assert reply["type"] == "result"
-    assert await database_sync_to_async(_version)(code) == before + 1
+    assert await version_of(code) == before + 1
     await me.disconnect()
     await them.disconnect()
