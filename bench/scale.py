@@ -19,8 +19,9 @@ the database), the latency from an action's commit (its ``ActionRecord`` time) t
 the room holding that version (p50 / p99), frames per second delivered, server CPU, resident memory per
 open websocket ((RSS after connecting − RSS before) / sockets), the second process's speed-up, and the
 decisions the processes' drivers submitted over the whole leg (each server logs them, ``DRIVER_LOG_LEVEL``):
-attempts, distinct decisions, and decisions submitted by more than one process (issue 22: one driver per
-room makes that 0).
+attempts, distinct decisions, decisions submitted by more than one process, decisions the lease re-check
+stopped right before the database, and duplicates the database refused (issue 22: one driver per room
+makes the last 0).
 Every loop is bounded in count and time; traffic only to 127.0.0.1.
 """
 
@@ -61,6 +62,8 @@ from bench.common import (  # noqa: E402
 
 VERSION_RE = re.compile(r'"version":(\d+)')
 SUBMITTED_RE = re.compile(r"room (\w+): decision for prompt (\d+) submitted")
+LEASE_MOVED_RE = re.compile(r"room (\w+): decision for prompt (\d+) not submitted: the lease moved")
+DUPLICATE_RE = re.compile(r"room (\w+): decision for prompt (\d+) refused as a duplicate")
 ACK_EVERY = 8
 CONNECT_BATCH = 50
 
@@ -197,19 +200,36 @@ class Outcome:
     attempts: int = 0  # decisions the drivers submitted (a bot's retry on a newer version counts again)
     decisions: int = 0  # distinct (room, prompt)
     by_several: int = 0  # decisions submitted by more than one process
+    lease_moved: int = 0  # decisions a driver stopped right before the database (the lease moved)
+    duplicates: int = 0  # decisions that reached the database and were refused there as duplicates
 
 
-def count_decisions(log_paths: list[Path]) -> tuple[int, int, int]:
-    """(attempts, distinct decisions, decisions submitted by more than one process) from the servers'
-    logs."""
+@dataclass
+class Decisions:
+    """What the servers' drivers logged about their decisions over one leg."""
+
+    attempts: int = 0
+    distinct: int = 0
+    by_several: int = 0
+    lease_moved: int = 0
+    duplicates: int = 0
+
+
+def count_decisions(log_paths: list[Path]) -> Decisions:
+    """Attempts, distinct decisions, decisions submitted by more than one process, decisions stopped by
+    the lease re-check and duplicates refused by the database, from the servers' logs."""
     by: dict[tuple[str, str], set[int]] = defaultdict(set)
-    attempts = 0
+    found = Decisions()
     for i, path in enumerate(log_paths):
         text = path.read_text(errors="replace") if path.exists() else ""
         for m in SUBMITTED_RE.finditer(text):
-            attempts += 1
+            found.attempts += 1
             by[(m.group(1), m.group(2))].add(i)
-    return attempts, len(by), sum(1 for where in by.values() if len(where) > 1)
+        found.lease_moved += len(LEASE_MOVED_RE.findall(text))
+        found.duplicates += len(DUPLICATE_RE.findall(text))
+    found.distinct = len(by)
+    found.by_several = sum(1 for where in by.values() if len(where) > 1)
+    return found
 
 
 async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir: Path) -> Outcome:
@@ -288,7 +308,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
             task.cancel()
         finished = await asyncio.to_thread(_finished, game_ids)
         log_paths = [s.log_path for s in started]
-    attempts, decisions, by_several = count_decisions(log_paths)
+    decided = count_decisions(log_paths)
     wall = t1 - t0
     return Outcome(
         processes=processes,
@@ -303,9 +323,11 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         client_cpu=(self1.ru_utime - self0.ru_utime + self1.ru_stime - self0.ru_stime) / wall,
         finished_rooms=finished,
         split=split if processes > 1 else "",
-        attempts=attempts,
-        decisions=decisions,
-        by_several=by_several,
+        attempts=decided.attempts,
+        decisions=decided.distinct,
+        by_several=decided.by_several,
+        lease_moved=decided.lease_moved,
+        duplicates=decided.duplicates,
     )
 
 
@@ -327,7 +349,8 @@ def _line(o: Outcome) -> str:
         f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
         f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}, client CPU {o.client_cpu:.0%}, "
         f"{o.finished_rooms} rooms finished, decisions {o.decisions} ({o.attempts} attempts,"
-        f" {o.by_several} by several processes)"
+        f" {o.by_several} by several processes, {o.lease_moved} stopped by the lease re-check,"
+        f" {o.duplicates} duplicates refused by the database)"
     )
 
 
@@ -377,7 +400,9 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(
             f"Split {two.split}: speed-up of the second process (actions/s) **{speedup:.2f}×**, p99 latency"
             f" {p99:.2f}× one process's; decisions submitted by both processes: **{two.by_several}**"
-            f" ({two.attempts - two.decisions} attempts beyond one per decision, retries included)."
+            f" ({two.attempts - two.decisions} attempts beyond one per decision, retries included);"
+            f" duplicates reaching the database: **{two.duplicates}**; stopped by the lease re-check:"
+            f" {two.lease_moved}."
         )
         print(lines[-1].replace("**", ""))
     info = machine()
@@ -398,14 +423,15 @@ def main(argv: list[str] | None = None) -> int:
             "",
             "| daphne processes | split | sockets | actions/s | frames/s | latency p50 ms | p99 ms |"
             " versions timed | RSS per socket | server CPU | client CPU | rooms finished |"
-            " decisions | attempts | by both processes |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+            " decisions | attempts | by both processes | duplicates in the database | stopped by the lease |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
             *[
                 f"| {o.processes} | {o.split or '–'} | {o.sockets} | {o.actions_per_s:.1f} |"
                 f" {o.frames_per_s:,.0f} | {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
                 f" {o.rss_per_socket / 1024:.0f} KiB |"
                 f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)} | {o.client_cpu:.0%} | {o.finished_rooms} |"
                 f" {o.decisions} | {o.attempts} | {o.by_several if o.processes > 1 else '–'} |"
+                f" {o.duplicates} | {o.lease_moved} |"
                 for o in (one, *twos)
             ],
             "",
