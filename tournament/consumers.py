@@ -23,7 +23,14 @@ from tournament.realtime.hub import hubs
 from tournament.rules.errors import Forbidden, MalformedAction, RulesError
 from tournament.rules.events import Actor
 from tournament.rules.projection import Viewer
-from tournament.selectors import Identity, events_for, game_by_code, identify, identify_session
+from tournament.selectors import (
+    Identity,
+    events_for,
+    game_by_code,
+    identify,
+    identify_session,
+    snapshot_by_code,
+)
 from tournament.services import timers
 from tournament.services.actions import game_act
 
@@ -351,6 +358,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._error(RulesError("server_error"))
             return
         snap = hub.current.snap
+        if snap is None:  # the hub holds a version its push carried: read the snapshot here, not in the hub
+            snap = await db(snapshot_by_code, self.code)
         if self.fmt == "json":
             after = since
             while True:

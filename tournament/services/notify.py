@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Coroutine
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -29,6 +29,9 @@ try:  # the Redis layer is optional (SQLite + in-memory layer needs no Redis)
     from channels_redis.utils import _consistent_hash, decode_hosts
 except ImportError:  # pragma: no cover - the project installs channels-redis
     RedisPubSubChannelLayer = None  # type: ignore[assignment,misc]
+
+if TYPE_CHECKING:
+    from tournament.services.store import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -194,11 +197,32 @@ def _sent(task: asyncio.Future[Any]) -> None:
         log.warning("push failed: %s", task.exception())
 
 
-def game_changed(code: str, version: int, last_seq: int) -> None:
-    """Broadcast the new version; each socket renders its own viewer's projection of it."""
+def game_changed(
+    code: str,
+    version: int,
+    last_seq: int,
+    snap: Snapshot | None = None,
+    events: list[dict[str, Any]] | None = None,
+) -> None:
+    """Broadcast the new version; each socket renders its own viewer's projection of it.
+
+    Given the committed ``snap`` and its ``events`` (with their audiences), a push to other processes
+    carries what every viewer of the room may see of the version (``frames.carry``: the public part, the
+    spectators' part, the events without an audience; at most ``CARRY_MAX_BYTES``), so a process whose
+    sockets there all watch renders it without reading the database. A seat's, the host's or a hidden
+    event's data never go into the message: the process that serves such a viewer reads the database.
+    """
     rooms = local_rooms
     here = rooms is not None and rooms.serves(code)
-    message = {"type": "game.changed", "version": version, "seq": last_seq}
+    message: dict[str, Any] = {"type": "game.changed", "version": version, "seq": last_seq}
+    if snap is not None and events is not None and _reaches_others(get_channel_layer()):
+        try:
+            carried = _carry(snap, events)
+        except Exception:  # the push itself matters more: the others read the database then
+            log.warning("could not carry version %s of room %s", version, code, exc_info=True)
+            carried = None
+        if carried is not None:
+            message["carry"] = carried
     # Published from this thread, the push to the others goes out while the loop already fans out here;
     # handed to the loop, it goes first, so that the other processes hear at once (module docstring).
     local_first = here and _running_loop() is None and _thread_publisher.applies(get_channel_layer())
@@ -211,6 +235,17 @@ def game_changed(code: str, version: int, last_seq: int) -> None:
             log.warning("local push to room %s failed", code, exc_info=True)
     if local_first:
         _send(code, message, reached_here=here)
+
+
+def _reaches_others(layer: Any) -> bool:
+    """Whether the layer reaches other processes (the in-process layer does not: nothing to carry)."""
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+def _carry(snap: Snapshot, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    from tournament.realtime.frames import carry  # the realtime package imports this module
+
+    return carry(snap, events)
 
 
 def host_alert(code: str, message: str) -> None:
