@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from channels.layers import get_channel_layer
 
 from tournament.realtime import frames, gamenight, html
-from tournament.realtime.db import db
+from tournament.realtime.db import consistent, db
 from tournament.realtime.driver import driver
 from tournament.realtime.lease import RENEW_SECONDS, leases
 from tournament.rules.errors import RulesError
@@ -49,6 +49,7 @@ class Socket(Protocol):
 
     viewer: Viewer
     fmt: str
+    seen_version: int | None  # the newest version written to it (its first frame or a resync's included)
 
     def push(self, frame: str, seq: int, version: int | None = None) -> bool:
         """Write a frame now, or hold it back under back-pressure, without awaiting; False when the
@@ -368,6 +369,7 @@ class RoomHub:
         if previous is None or need_snapshot or not found or not self._serves_watchers_only():
             return None
         version, last_seq = previous.version, previous.last_seq
+        first_seq = last_seq + 1  # the frame's events follow the previous version's, seen or not
         events: list[dict[str, Any]] = []
         newest: frames.Carried | None = None
         for item in found:
@@ -379,7 +381,6 @@ class RoomHub:
             version, last_seq, newest = item.version, item.last_seq, item
         if newest is None or hint > version:
             return None  # a newer version was announced without its data
-        first_seq = events[0]["seq"] if events else last_seq + 1
         return Rendered(snap=None, events=events, first_seq=first_seq, carried=newest)
 
     async def _fan_out(self) -> None:
@@ -401,6 +402,8 @@ class RoomHub:
                 version = current.html_pages(self._previous, self._regions)
             base = version.base
             for sock in members:
+                if sock.seen_version is not None and sock.seen_version >= version_number:
+                    continue  # it holds this version already: a resync answered it from a newer snapshot
                 if base is not None and sock.takes_delta(base):
                     frame = version.delta(key, viewer, fmt)
                 else:
@@ -446,6 +449,10 @@ def _versions(codes: list[str]) -> dict[str, int]:
 
 
 def _load(code: str, after_seq: int | None) -> tuple[Snapshot, list[dict[str, Any]]]:
+    return consistent(_read, code, after_seq)
+
+
+def _read(code: str, after_seq: int | None) -> tuple[Snapshot, list[dict[str, Any]]]:
     snap = snapshot_by_code(code)
     if after_seq is None or after_seq >= snap.last_seq:
         return snap, []

@@ -132,6 +132,7 @@ class FakeSocket:
         self.viewer = viewer
         self.fmt = fmt
         self.sent: list[str] = []
+        self.seen_version: int | None = None
 
     def push(self, frame: str, seq: int, version: int | None = None) -> bool:
         self.sent.append(frame)
@@ -204,6 +205,7 @@ def test_a_hub_of_spectators_renders_carried_versions_without_the_database(room:
     frame = orjson.loads(sock.sent[-1].encode())
     wanted = [e["seq"] for _s, evs in versions[1:3] for e in evs if e["audience"] is None]
     assert [e["seq"] for e in frame["events"]] == wanted  # both versions' public events, none lost
+    assert frame["first_seq"] == versions[0][0].last_seq + 1  # no gap: private events count too
     expected = frames.VersionFrames(versions[2][0], [], 0).view("spectator", SPECTATOR)
     assert frame["view"] == orjson.loads(orjson.dumps(expected))
 
