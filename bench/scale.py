@@ -3,16 +3,18 @@
 Usage (from the repository root)::
 
     .venv/bin/python bench/scale.py [--rooms 20] [--spectators 40] [--seats 6] [--seconds 30]
-                                    [--warmup 5] [--split sockets|rooms|both] [--no-write]
+                                    [--warmup 5] [--split sockets|rooms|caddy|both|all] [--no-write]
 
 Each room holds ``--seats`` bots (``easy``) that play through the live driver with ``BOT_DELAY=0`` — the
-same path as in a real room: the driver of every daphne process with sockets in the room schedules the
-decisions and submits them through ``game_act``. ``--spectators`` protocol clients per room watch it
-(``websockets``, one asyncio process, acknowledging every 8 frames). First one daphne process serves
-every socket; then two daphne processes on two ports share Redis and the PostgreSQL database, the clients
-split between them (``sockets``: every room's spectators alternate between the processes, as a load
-balancer without room affinity would; ``rooms``: each room lives on one process; ``both``, the default:
-one leg of each, after the one-process leg, in the same run). Fresh rooms each time.
+same path as in a real room: of the daphne processes with sockets in the room, the one holding its
+driver lease schedules the decisions and submits them through ``game_act``. ``--spectators`` protocol
+clients per room watch it (``websockets``, one asyncio process, acknowledging every 8 frames). First one
+daphne process serves every socket; then two daphne processes on two ports share Redis and the
+PostgreSQL database, the clients split between them (``sockets``: every room's spectators alternate
+between the processes, as a load balancer without room affinity would; ``rooms``: each room lives on one
+process; ``caddy``: every socket goes through a Caddy proxy that routes by the room in the socket's path,
+as deploy/Caddyfile does with ``LB_POLICY="header X-MF-Room"``; ``both``, the default: rooms and sockets;
+``all``: the three; after the one-process leg, in the same run). Fresh rooms each time.
 
 Measured over ``--seconds`` after ``--warmup``: actions per second sustained (versions committed, from
 the database), the latency from an action's commit (its ``ActionRecord`` time) to the last spectator of
@@ -34,6 +36,8 @@ import os
 import re
 import resource
 import shutil
+import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -48,9 +52,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
     REDIS_SERVER,
+    Server,
     append_performance,
     child_env,
     flush_redis,
+    free_port,
     machine,
     machine_lines,
     percentile,
@@ -202,6 +208,7 @@ class Outcome:
     by_several: int = 0  # decisions submitted by more than one process
     lease_moved: int = 0  # decisions a driver stopped right before the database (the lease moved)
     duplicates: int = 0  # decisions that reached the database and were refused there as duplicates
+    proxy_cpu: float = 0.0  # Caddy's share of a core (the caddy leg)
 
 
 @dataclass
@@ -245,6 +252,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
     with servers() as started:
         for _ in range(processes):
             started.append(start_daphne("magicfootball.asgi:application", env, log_dir))
+        proxy = start_caddy(started, log_dir) if split == "caddy" else None
         created = await asyncio.to_thread(create_rooms, args.rooms, args.seats)
         await asyncio.sleep(1.0)
         rss0 = [s.rss_bytes() for s in started]
@@ -252,7 +260,10 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         for r, (code, game_id) in enumerate(created):
             room = Room(code, game_id, [])
             for j in range(args.spectators):
-                server = started[(j if split == "sockets" else r) % processes]
+                # sockets: a room's spectators alternate between the processes, its first one on process
+                # r % 2, so each process's hub opens (and drives) half of the rooms, as least_conn spreads
+                # the first sockets of rooms in production
+                server = proxy or started[(j + r if split == "sockets" else r) % processes]
                 room.watchers.append(Watcher(room, f"{server.ws}/ws/r/{code}/?format=json"))
             rooms.append(room)
         readers: list[asyncio.Task[None]] = []
@@ -279,6 +290,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         v0 = await asyncio.to_thread(versions, game_ids)
         frames0 = sum(w.frames for r in rooms for w in r.watchers)
         cpu0 = [s.cpu_seconds() for s in started]
+        proxy_cpu0 = proxy.cpu_seconds() if proxy is not None else 0.0
         self0 = resource.getrusage(resource.RUSAGE_SELF)
         t0 = time.time()
         for room in rooms:
@@ -288,6 +300,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         for room in rooms:
             room.recording = False
         cpu1 = [s.cpu_seconds() for s in started]
+        proxy_cpu = (proxy.cpu_seconds() - proxy_cpu0) if proxy is not None else 0.0
         self1 = resource.getrusage(resource.RUSAGE_SELF)
         frames1 = sum(w.frames for r in rooms for w in r.watchers)
         v1 = await asyncio.to_thread(versions, game_ids)
@@ -308,6 +321,8 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
             task.cancel()
         finished = await asyncio.to_thread(_finished, game_ids)
         log_paths = [s.log_path for s in started]
+        if proxy is not None:
+            proxy.stop()
     decided = count_decisions(log_paths)
     wall = t1 - t0
     return Outcome(
@@ -328,7 +343,52 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         by_several=decided.by_several,
         lease_moved=decided.lease_moved,
         duplicates=decided.duplicates,
+        proxy_cpu=proxy_cpu / wall,
     )
+
+
+CADDYFILE = """{
+	admin off
+	auto_https off
+}
+http://127.0.0.1:%(port)d {
+	@room_socket path_regexp room ^/ws/r/([^/?]+)/
+	request_header @room_socket X-MF-Room {re.room.1}
+	reverse_proxy %(upstreams)s {
+		lb_policy header X-MF-Room
+	}
+}
+"""
+
+
+def start_caddy(upstreams: list[Server], log_dir: Path) -> Server:
+    """Caddy in front of ``upstreams`` with room-affine routing, as deploy/Caddyfile does with
+    ``LB_POLICY="header X-MF-Room"``: every socket of a room goes to one process."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        raise SystemExit("the caddy leg needs the caddy binary on PATH")
+    port = free_port()
+    config = log_dir / f"Caddyfile-{port}"
+    targets = " ".join(f"127.0.0.1:{s.port}" for s in upstreams)
+    config.write_text(CADDYFILE % {"port": port, "upstreams": targets})
+    log_path = log_dir / f"caddy-{port}.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(port, process, log_path)
+    deadline = time.monotonic() + 20
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"caddy exited: {log_path.read_text()[-2000:]}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return server
+        if time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError("caddy did not start listening within 20 s")
+        time.sleep(0.1)
 
 
 def _finished(game_ids: list[int]) -> int:
@@ -347,11 +407,15 @@ def _line(o: Outcome) -> str:
         f"{o.processes} daphne{split}: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
         f"{o.frames_per_s:,.0f} frames/s, latency p50 {1000 * o.p50:.0f} ms p99 {1000 * o.p99:.0f} ms "
         f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
-        f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}, client CPU {o.client_cpu:.0%}, "
+        f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)}, client CPU {o.client_cpu:.0%}, "
         f"{o.finished_rooms} rooms finished, decisions {o.decisions} ({o.attempts} attempts,"
         f" {o.by_several} by several processes, {o.lease_moved} stopped by the lease re-check,"
         f" {o.duplicates} duplicates refused by the database)"
     )
+
+
+def _proxy(o: Outcome) -> str:
+    return f" + Caddy {o.proxy_cpu:.0%}" if o.split == "caddy" else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -361,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=6, help="bots per room")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--split", choices=("sockets", "rooms", "both"), default="both")
+    parser.add_argument("--split", choices=("sockets", "rooms", "caddy", "both", "all"), default="both")
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
@@ -377,7 +441,9 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     log_dir = Path(tempfile.mkdtemp(prefix="mft-scale-"))
-    splits = ("rooms", "sockets") if args.split == "both" else (args.split,)
+    splits = {"both": ("rooms", "sockets"), "all": ("rooms", "sockets", "caddy")}.get(
+        args.split, (args.split,)
+    )
     try:
         one = asyncio.run(run(1, "", args, db, log_dir))
         print(_line(one))
@@ -429,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {o.processes} | {o.split or '–'} | {o.sockets} | {o.actions_per_s:.1f} |"
                 f" {o.frames_per_s:,.0f} | {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
                 f" {o.rss_per_socket / 1024:.0f} KiB |"
-                f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)} | {o.client_cpu:.0%} | {o.finished_rooms} |"
+                f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)} | {o.client_cpu:.0%} |"
+                f" {o.finished_rooms} |"
                 f" {o.decisions} | {o.attempts} | {o.by_several if o.processes > 1 else '–'} |"
                 f" {o.duplicates} | {o.lease_moved} |"
                 for o in (one, *twos)
