@@ -29,6 +29,19 @@ def submitted(log: str, code: str) -> list[int]:
     return [int(m.group(2)) for m in SUBMITTED.finditer(log) if m.group(1) == code]
 
 
+def _bot_records(code: str) -> int:
+    from tournament.models import ActionRecord
+
+    # the bots' decisions (not the host's add_bot actions, also named bot-N)
+    return ActionRecord.objects.filter(
+        game__code=code, action_id__startswith="bot-", actor__startswith="seat:"
+    ).count()
+
+
+bot_records = sync_to_async(_bot_records, thread_sensitive=False)
+DUPLICATE = "refused as a duplicate"
+
+
 def version_of(code: str) -> int:
     from tournament.models import Game
 
@@ -57,6 +70,12 @@ def test_one_of_two_servers_drives_a_split_room_and_the_other_takes_over_after_k
         by_a, by_b = submitted(a.log(), room.code), submitted(b.log(), room.code)
         assert by_a or by_b
         assert not (by_a and by_b), ("both servers decided", by_a[:5], by_b[:5])
+        # every decision attempted once: none reached the database as a duplicate (the attempts beyond
+        # the decisions written are bots retrying on a newer version, or the one in flight)
+        assert DUPLICATE not in a.log() + b.log()
+        seen["written"] = await bot_records(room.code)  # first: each one was logged before it was written
+        seen["attempts"] = len(submitted(a.log(), room.code) + submitted(b.log(), room.code))
+        assert seen["written"] <= seen["attempts"]
         holder, other = (a, b) if by_a else (b, a)
         await watchers.pop(holder.port).close()
 
@@ -81,7 +100,8 @@ def test_one_of_two_servers_drives_a_split_room_and_the_other_takes_over_after_k
 
     asyncio.run(scenario())
     print(
-        f"takeover after kill -9: {seen['takeover']:.2f} s;"
+        f"before the kill: {seen['attempts']} decisions attempted, {seen['written']} written;"
+        f" takeover after kill -9: {seen['takeover']:.2f} s;"
         f" decisions {len(seen['holder'])} (killed) + {len(seen['other'])} (survivor)"
     )
     assert seen["takeover"] <= 5.0, seen["takeover"]
