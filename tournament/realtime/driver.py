@@ -89,6 +89,10 @@ class Driver:
     ) -> None:
         self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._plans: dict[tuple[str, int], Plan] = {}
+        # prompts this process decided: the version its decision made. A snapshot older than that (the
+        # hub has not read the new version yet, and a poll or a lease round shows it the old one) must
+        # not schedule the same decision again: it would reach the database as a duplicate.
+        self._written: dict[tuple[str, int], int] = {}
         self._clock = clock
         self._sleep = sleep
 
@@ -102,6 +106,8 @@ class Driver:
         open_ids = {p.id for p in st.prompts} if st.status == "running" else set()
         for key in [k for k in self._pending if k[0] == snap.code and k[1] not in open_ids]:
             self._cancel(key)  # answered, or the game is paused or over: nothing of it may be decided
+        for key in [k for k, v in self._written.items() if k[0] == snap.code and snap.version >= v]:
+            del self._written[key]  # this snapshot shows the decision made
         if st.status != "running":
             return
         humans_in_play = any(not s.automated for s in st.seats.values() if not s.out)
@@ -112,6 +118,8 @@ class Driver:
             if seat is None:
                 continue
             key = (snap.code, prompt.id)
+            if key in self._written:
+                continue  # decided here already; this snapshot is older than the decision
             if seat.automated:
                 plan: Plan = ("bot",)
             elif st.house_rules.get("decision_timer"):
@@ -139,6 +147,8 @@ class Driver:
         """Drop every pending decision of a room: another process drives it now."""
         for key in [k for k in self._pending if k[0] == code]:
             self._cancel(key)
+        for key in [k for k in self._written if k[0] == code]:
+            del self._written[key]
 
     def _cancel(self, key: tuple[str, int]) -> None:
         self._plans.pop(key, None)
@@ -176,7 +186,7 @@ class Driver:
                 await self._sleep(max(0.0, delay - (self._clock() - started)))
             action = {"type": "answer", "prompt": prompt_id, "choice": choice}
             try:
-                await db(
+                result = await db(
                     _act_if_driving,
                     "bot",
                     prompt_id,
@@ -186,6 +196,7 @@ class Driver:
                     expected_version=current.version,
                     action_id=f"bot-{current.version}-{prompt_id}",
                 )
+                self._wrote(snap.code, prompt_id, result)
                 return
             except StaleVersion:  # another decision landed first: look again at the newest version
                 current = await db(snapshot_by_code, snap.code)
@@ -218,7 +229,7 @@ class Driver:
             while (wait := (due - timers.clock_ms()) / 1000) > 0:
                 await asyncio.sleep(min(wait, TIMER_POLL))
             try:
-                await _force_default(snap.code, "timer", prompt_id)
+                await self._force_default(snap.code, "timer", prompt_id)
                 return
             except RulesError as exc:
                 if exc.code != "timer_running":  # answered, paused, over: nothing to do
@@ -229,6 +240,24 @@ class Driver:
             # refused as early (the clock went back) or failed: look again shortly, since no new version
             # may come to schedule this timer again
             due = timers.clock_ms() + int(TIMER_POLL * 1000)
+
+    async def _force_default(self, code: str, kind: str, prompt_id: int) -> None:
+        """The default of an open prompt, taken by the system for a timer that ran out or a player away."""
+        result = await db(
+            _act_if_driving,
+            kind,
+            prompt_id,
+            code=code,
+            actor=Actor("system"),
+            action={"type": "force_default", "prompt": prompt_id},
+            expected_version=None,
+            action_id=f"{kind}-{prompt_id}",
+        )
+        self._wrote(code, prompt_id, result)
+
+    def _wrote(self, code: str, prompt_id: int, result: ActResult | None) -> None:
+        if result is not None:
+            self._written[(code, prompt_id)] = result.version
 
     async def _absent(self, snap: Snapshot, prompt_id: int, seat: int) -> None:
         """A room without a decision timer: when the prompt's owner has had no open socket for
@@ -255,25 +284,11 @@ class Driver:
                     break
                 wait = min(poll, max(0.05, due - time.time()))
         try:
-            await _force_default(snap.code, "absent", prompt_id)
+            await self._force_default(snap.code, "absent", prompt_id)
         except RulesError as exc:  # overtaken by another process or a human: nothing to do
             log.debug("driver action in %s not applied: %s", snap.code, exc.code)
         except Exception:
             log.exception("driver action in %s failed", snap.code)
-
-
-async def _force_default(code: str, kind: str, prompt_id: int) -> None:
-    """The default of an open prompt, taken by the system for a timer that ran out or a player away."""
-    await db(
-        _act_if_driving,
-        kind,
-        prompt_id,
-        code=code,
-        actor=Actor("system"),
-        action={"type": "force_default", "prompt": prompt_id},
-        expected_version=None,
-        action_id=f"{kind}-{prompt_id}",
-    )
 
 
 def _act_if_driving(kind: str, prompt_id: int, *, code: str, **act: Any) -> ActResult | None:

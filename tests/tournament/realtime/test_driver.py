@@ -432,3 +432,37 @@ async def test_a_bots_thinking_time_counts_toward_its_pause(monkeypatch, thinkin
     records = await database_sync_to_async(_records)(code)
     answered = [r for r in records if r[1].startswith("bot-") and r[2].get("prompt") == prompt.id]
     assert len(answered) == 1 and answered[0][0] == f"seat:{prompt.seat}"
+
+
+async def test_a_decision_made_here_is_not_taken_again_from_a_snapshot_older_than_it(settings, monkeypatch):
+    """After a bot's decision is written, this process's hub may still show the driver the version before
+    it (a poll or a lease round comes before the hub read the new one). That must not schedule the same
+    decision again: it would reach the database as a duplicate (issue 22, bench/scale.py counts them)."""
+    settings.BOT_DELAY = 0
+    monkeypatch.setattr(driver_module, "counts", driver_module.DecisionCounts())
+
+    def setup():
+        room = room_create(nickname=None, bots=["easy", "easy"], seed=8, house_rules={"seats": 2})
+        game = Game.objects.get(code=room.code)
+        game_act(
+            code=room.code,
+            actor=Actor("host"),
+            action={"type": "start"},
+            expected_version=game.version,
+            action_id="start",
+        )
+        game.refresh_from_db()
+        return room.code, current_snapshot(game)
+
+    code, before = await database_sync_to_async(setup)()
+    driver = driver_module.Driver()
+    prompt = before.state.prompts[0]
+    await driver._bot(before, prompt.id, prompt.seat, "easy", 0)  # decided and written
+    driver.poke(before)  # the hub shows the version before the decision once more
+    pending = [task for key, task in driver._pending.items() if key == (code, prompt.id)]
+    await asyncio.gather(*pending)
+    driver.forget(code)
+    counted = driver_module.counts
+    assert (counted.attempts, counted.duplicates) == (1, 0)
+    records = await database_sync_to_async(_records)(code)
+    assert len([r for r in records if r[1].startswith("bot-") and r[2].get("prompt") == prompt.id]) == 1
