@@ -78,7 +78,7 @@ class _SharedParts:
     """The public and spectators' parts of the last versions this process committed, built once for the
     push and taken by this process's own room hub instead of projecting the same state again."""
 
-    SIZE = 256
+    SIZE = 64  # versions committed here whose hub has not rendered them yet (or that no hub here shows)
 
     def __init__(self) -> None:
         self._data: OrderedDict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = OrderedDict()

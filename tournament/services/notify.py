@@ -81,9 +81,17 @@ class _ThreadPublisher:
     """
 
     RETRY_SECONDS = 5.0
+    KEPT_GROUPS = 10_000  # receiver counts kept (one per room published to lately)
 
     def __init__(self) -> None:
         self._local = threading.local()
+        self._receivers: dict[str, int] = {}  # group → processes its last PUBLISH reached (PUBLISH's answer)
+
+    def others_may_listen(self, group: str, here: bool) -> bool:
+        """Whether the last push to ``group`` reached another process than this one (unknown: yes), so a
+        push is worth carrying the version's data: nobody else would read it otherwise."""
+        reached = self._receivers.get(group)
+        return reached is None or reached > (1 if here else 0)
 
     def applies(self, layer: Any) -> bool:
         if RedisPubSubChannelLayer is None or type(layer) is not RedisPubSubChannelLayer:
@@ -100,11 +108,14 @@ class _ThreadPublisher:
         channel = f"{layer._kwargs.get('prefix', 'asgi')}__group__{group}"
         client = local.clients[_consistent_hash(channel, len(local.clients))]
         try:
-            client.publish(channel, layer.serialize(message))
+            reached = client.publish(channel, layer.serialize(message))
         except redis.RedisError:
             local.down_until = time.monotonic() + self.RETRY_SECONDS
             log.warning("push to group %s failed; retrying through the server loop", group, exc_info=True)
             return False
+        if len(self._receivers) > self.KEPT_GROUPS:
+            self._receivers.clear()
+        self._receivers[group] = int(reached)
         return True
 
 
@@ -211,11 +222,17 @@ def game_changed(
     spectators' part, the events without an audience; at most ``CARRY_MAX_BYTES``), so a process whose
     sockets there all watch renders it without reading the database. A seat's, the host's or a hidden
     event's data never go into the message: the process that serves such a viewer reads the database.
+    Nothing is carried while the room's last push reached no other process (one server, or a room whose
+    sockets are all here): the first push after another process subscribes then goes without data, and
+    that process reads the database once.
     """
     rooms = local_rooms
     here = rooms is not None and rooms.serves(code)
     message: dict[str, Any] = {"type": "game.changed", "version": version, "seq": last_seq}
-    if snap is not None and events is not None and _reaches_others(get_channel_layer()):
+    layer = get_channel_layer()
+    counted = _thread_publisher.applies(layer)  # this thread's PUBLISH tells how many processes listen
+    worth = not counted or _thread_publisher.others_may_listen(room_group(code), here)
+    if snap is not None and events is not None and _reaches_others(layer) and worth:
         try:
             carried = _carry(snap, events)
         except Exception:  # the push itself matters more: the others read the database then
@@ -225,7 +242,7 @@ def game_changed(
             message["carry"] = carried
     # Published from this thread, the push to the others goes out while the loop already fans out here;
     # handed to the loop, it goes first, so that the other processes hear at once (module docstring).
-    local_first = here and _running_loop() is None and _thread_publisher.applies(get_channel_layer())
+    local_first = here and _running_loop() is None and _thread_publisher.applies(layer)
     if not local_first:
         _send(code, message, reached_here=here)
     if here:

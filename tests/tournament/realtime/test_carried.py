@@ -239,3 +239,32 @@ def test_a_hub_reads_the_database_when_the_carried_data_cannot_serve(
 
 async def _no_fan_out(self: Any) -> None:
     """A room page's frames need templates and the database; only the read matters here."""
+
+
+@pytest.mark.redis
+def test_nothing_is_carried_while_a_rooms_pushes_reach_no_other_process(redis_url: str) -> None:
+    """PUBLISH answers how many listened: a room whose last push reached only this process (or nobody) gets
+    its next push without data; as soon as another process listens again it is carried."""
+    import redis
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from tournament.services import notify
+
+    layer = RedisPubSubChannelLayer(hosts=[redis_url])
+    publisher = notify._ThreadPublisher()
+    group = notify.room_group("CARRY2")
+    assert publisher.others_may_listen(group, here=True)  # nothing known yet: carry
+    assert publisher.publish(layer, group, {"type": "game.changed", "version": 1, "seq": 1})
+    assert not publisher.others_may_listen(group, here=False)  # nobody listened
+    listeners = [redis.Redis.from_url(redis_url).pubsub() for _ in range(2)]
+    try:
+        listeners[0].subscribe(f"asgi__group__{group}")  # this process's own hub
+        assert publisher.publish(layer, group, {"type": "game.changed", "version": 2, "seq": 2})
+        assert not publisher.others_may_listen(group, here=True)
+        assert publisher.others_may_listen(group, here=False)  # that listener was another process
+        listeners[1].subscribe(f"asgi__group__{group}")  # another process's hub opens the room
+        assert publisher.publish(layer, group, {"type": "game.changed", "version": 3, "seq": 3})
+        assert publisher.others_may_listen(group, here=True)
+    finally:
+        for listener in listeners:
+            listener.close()
