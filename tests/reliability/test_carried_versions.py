@@ -17,7 +17,7 @@ import msgpack
 import orjson
 import pytest
 from asgiref.sync import sync_to_async
-from rel_client import ProtocolClient
+from rel_client import ActionRefused, ProtocolClient
 from rel_play import assert_converged
 
 from tournament.realtime import frames, gamenight
@@ -34,6 +34,15 @@ def _spectator_events(code: str, after: int, upto: int) -> list[dict[str, Any]]:
     from tournament.selectors import events_for
 
     return events_for(Game.objects.get(code=code).pk, Viewer(), after, upto, 10_000)
+
+
+def _spectator_view(code: str) -> dict[str, Any]:
+    """A spectator's view of the room's current version, read from the database (the cache emptied)."""
+    from tournament.selectors import snapshot_by_code, view_for
+    from tournament.services.store import cache
+
+    cache.clear()
+    return orjson.loads(orjson.dumps(view_for(snapshot_by_code(code), Viewer())))
 
 
 def _version(code: str) -> int:
@@ -84,8 +93,20 @@ def test_pushes_carry_only_what_spectators_see_and_the_other_server_shows_every_
         target = await version_of(room.code) + VERSIONS
         await on_b.wait_for(lambda c: c.version >= target, 60)
         clients = {on_a: Viewer(), on_b: Viewer()}
-        # bound the wait: the bots keep playing, assert_converged waits until both hold the newest version
+        # the host pauses through A (so B gets that version carried too): the game holds still from here
+        host = ProtocolClient(a.url, room.code, host_key=room.host_key, name="host @A")
+        await host.connect()
+        for _attempt in range(100):  # the bots move the version on meanwhile: try again on the newest
+            try:
+                await host.act({"type": "pause"})
+                break
+            except ActionRefused as exc:
+                assert exc.code == "stale_version", exc.frame
+                await asyncio.sleep(0.05)
+        await host.close()
         await assert_converged(room.code, clients, timeout=30)
+        # B's view of the last version is the one a spectator's frame read from the database gives
+        assert on_b.view == await sync_to_async(_spectator_view, thread_sensitive=False)(room.code)
         listener.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await listener

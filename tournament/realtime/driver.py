@@ -295,13 +295,14 @@ def _act_if_driving(kind: str, prompt_id: int, *, code: str, **act: Any) -> ActR
     """``game_act`` for one of the driver's decisions, on the database thread, if this process still
     drives the room right now; None (nothing written) when the lease moved meanwhile.
 
-    The look at the lease is local (no Redis round trip): a holder stops believing in its lease
+    The look at the lease is local while the lease is fresh (a holder stops believing in it
     ``SAFETY_SECONDS`` before Redis lets another process take it, so a decision that passes here reaches
-    the database before any other process may decide for the room. Should it still come second (a
-    database that made it wait longer than that), the action id refuses it as a duplicate.
+    the database before any other process may decide for the room); once the local belief ran out it asks
+    Redis (``Leases.confirm``). Should a decision still come second (a database that made it wait longer
+    than that), the action id refuses it as a duplicate.
     """
     version = act.get("expected_version")
-    if not leases.holds(code):
+    if not leases.confirm(code):
         counts.lease_moved += 1
         log.debug(
             "room %s: decision for prompt %s not submitted: the lease moved (%s, version %s)",
