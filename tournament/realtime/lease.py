@@ -84,14 +84,8 @@ class Leases:
             if not ok:
                 ok = bool(await client.set(key, self.owner, nx=True, px=LEASE_MS))
         except Exception as exc:  # Redis unreachable: drive anyway (see the module docstring)
-            log.warning("driver lease of room %s not reachable (%s); driving it meanwhile", code, exc)
-            self._until[code] = started + RENEW_SECONDS + SAFETY_SECONDS
-            return True
-        if ok:
-            self._until[code] = started + LEASE_MS / 1000 - SAFETY_SECONDS
-        else:
-            self._until.pop(code, None)
-        return ok
+            return self._unreachable(code, started, exc)
+        return self._believe(code, started, ok)
 
     def confirm(self, code: str) -> bool:
         """Whether this process still drives ``code``, asked right before a decision is written (from the
@@ -110,14 +104,21 @@ class Leases:
         try:
             renewed = bool(self._sync_client().eval(_RENEW, 1, lease_key(code), self.owner, LEASE_MS))
         except Exception as exc:
-            log.warning("driver lease of room %s not reachable (%s); driving it meanwhile", code, exc)
-            self._until[code] = started + RENEW_SECONDS + SAFETY_SECONDS
-            return True
-        if renewed:
+            return self._unreachable(code, started, exc)
+        return self._believe(code, started, renewed)
+
+    def _believe(self, code: str, started: float, held: bool) -> bool:
+        """Note what Redis answered to a claim or renewal sent at ``started``."""
+        if held:
             self._until[code] = started + LEASE_MS / 1000 - SAFETY_SECONDS
         else:
             self._until.pop(code, None)
-        return renewed
+        return held
+
+    def _unreachable(self, code: str, started: float, exc: Exception) -> bool:
+        log.warning("driver lease of room %s not reachable (%s); driving it meanwhile", code, exc)
+        self._until[code] = started + RENEW_SECONDS + SAFETY_SECONDS
+        return True
 
     def _sync_client(self) -> Any:
         """A synchronous client for the thread that asks (the database thread)."""
