@@ -42,7 +42,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +208,7 @@ class Outcome:
     by_several: int = 0  # decisions submitted by more than one process
     lease_moved: int = 0  # decisions a driver stopped right before the database (the lease moved)
     duplicates: int = 0  # decisions that reached the database and were refused there as duplicates
+    driven: list[int] = field(default_factory=list)  # rooms each process decided for (its driver's share)
     proxy_cpu: float = 0.0  # Caddy's share of a core (the caddy leg)
 
 
@@ -220,6 +221,7 @@ class Decisions:
     by_several: int = 0
     lease_moved: int = 0
     duplicates: int = 0
+    driven: list[int] = field(default_factory=list)
 
 
 def count_decisions(log_paths: list[Path]) -> Decisions:
@@ -235,6 +237,9 @@ def count_decisions(log_paths: list[Path]) -> Decisions:
         found.lease_moved += len(LEASE_MOVED_RE.findall(text))
         found.duplicates += len(DUPLICATE_RE.findall(text))
     found.distinct = len(by)
+    found.driven = [
+        len({room for room, _prompt in by if i in by[(room, _prompt)]}) for i in range(len(log_paths))
+    ]
     found.by_several = sum(1 for where in by.values() if len(where) > 1)
     return found
 
@@ -341,6 +346,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         attempts=decided.attempts,
         decisions=decided.distinct,
         by_several=decided.by_several,
+        driven=decided.driven,
         lease_moved=decided.lease_moved,
         duplicates=decided.duplicates,
         proxy_cpu=proxy_cpu / wall,
@@ -410,7 +416,7 @@ def _line(o: Outcome) -> str:
         f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)}, client CPU {o.client_cpu:.0%}, "
         f"{o.finished_rooms} rooms finished, decisions {o.decisions} ({o.attempts} attempts,"
         f" {o.by_several} by several processes, {o.lease_moved} stopped by the lease re-check,"
-        f" {o.duplicates} duplicates refused by the database)"
+        f" {o.duplicates} duplicates refused by the database; rooms driven {' + '.join(map(str, o.driven))})"
     )
 
 

@@ -352,6 +352,7 @@ class RoomHub:
             if previous.snap is None and snap.version == previous.version:
                 # the carried version's snapshot (a socket joins, or the driver needs it): nothing to send
                 self.current = Rendered(snap=snap, events=previous.events, first_seq=previous.first_seq)
+                driver.poke(snap)  # this process may have just taken the room over
             return
         first_seq = events[0]["seq"] if events else snap.last_seq + 1
         self._previous = previous
