@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from typing import Any
 
 import msgpack
@@ -74,6 +73,7 @@ def test_pushes_carry_only_what_spectators_see_and_the_other_server_shows_every_
     b = daphne_live(database_url=pg_catalog_default, redis_url=session_redis.url, env=env)
     version_of = sync_to_async(_version, thread_sensitive=False)
     messages: list[dict[str, Any]] = []
+    played = VERSIONS if limit == "default" else VERSIONS // 2  # the fallback's case needs fewer
 
     async def scenario() -> dict[str, Any]:
         client = redis.asyncio.Redis.from_url(session_redis.url)
@@ -90,7 +90,7 @@ def test_pushes_carry_only_what_spectators_see_and_the_other_server_shows_every_
         await on_a.connect()  # A's hub opens the room first: A takes its driver lease
         on_b = ProtocolClient(b.url, room.code, name="spectator @B")
         await on_b.connect()
-        target = await version_of(room.code) + VERSIONS
+        target = await version_of(room.code) + played
         await on_b.wait_for(lambda c: c.version >= target, 60)
         clients = {on_a: Viewer(), on_b: Viewer()}
         # the host pauses through A (so B gets that version carried too): the game holds still from here
@@ -161,56 +161,8 @@ def test_pushes_carry_only_what_spectators_see_and_the_other_server_shows_every_
     versions_b = sorted(seen["b"])
     assert list(seen["b"]) == versions_b
     common = [v for v in versions_b if v in seen["a"]]
-    assert len(common) >= VERSIONS // 4
+    assert len(common) >= played // 4
     for v in common:
         assert seen["b"][v] == seen["a"][v], v
     for server in (a, b):
         assert "Traceback" not in server.log(), server.log()[-3000:]
-
-
-def test_carrying_resumes_when_another_server_listens_to_a_room(
-    pg_catalog_default: str, session_redis: Any, daphne_live: Any, game_room: Any
-) -> None:
-    import redis.asyncio
-
-    room = game_room(humans=0, bots=4, host_plays=False)
-    env = {"BOT_DELAY": "0.2"}
-    a = daphne_live(database_url=pg_catalog_default, redis_url=session_redis.url, env=env)
-    b = daphne_live(database_url=pg_catalog_default, redis_url=session_redis.url, env=env)
-    version_of = sync_to_async(_version, thread_sensitive=False)
-
-    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        client = redis.asyncio.Redis.from_url(session_redis.url)
-        alone: list[dict[str, Any]] = []
-        shared: list[dict[str, Any]] = []
-        on_a = ProtocolClient(a.url, room.code, name="spectator @A")
-        await on_a.connect()
-        target = await version_of(room.code) + 10
-        await on_a.wait_for(lambda c: c.version >= target, 60)
-        pubsub = client.pubsub()  # subscribed only now: the pushes read so far had no other listener
-        await pubsub.psubscribe(f"*__group__room.{room.code}")
-        on_b = ProtocolClient(b.url, room.code, name="spectator @B")
-        await on_b.connect()
-        target = await version_of(room.code) + 10
-        deadline = time.monotonic() + 60
-        while True:
-            item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            if item is not None and item["type"] == "pmessage":
-                message = msgpack.unpackb(item["data"])
-                if message.get("type") == "game.changed":
-                    (shared if message["version"] > target else alone).append(message)
-            if len(shared) >= 5:
-                break
-            assert time.monotonic() < deadline, "no pushes read within 60 s"  # bounds a hang
-        await pubsub.aclose()
-        await client.aclose()
-        for c in (on_a, on_b):
-            await c.close()
-        return alone, shared
-
-    _alone, shared = asyncio.run(scenario())
-    # once B (and the test) listen, every push carries the version's data again (tests/tournament/realtime/
-    # test_carried.py: nothing is carried while a room's pushes reach no other process)
-    assert all("carry" in m for m in shared), [m.get("version") for m in shared if "carry" not in m]
-    a_log = a.log()
-    assert "Traceback" not in a_log, a_log[-3000:]
