@@ -21,6 +21,7 @@ from tournament.rules.engine import apply_action
 from tournament.rules.events import Actor
 from tournament.rules.projection import SPECTATOR, Viewer, personal_part, public_part
 from tournament.rules.setup import new_game
+from tournament.services import notify
 from tournament.services.store import Snapshot
 
 CODE = "CARRY1"
@@ -248,8 +249,6 @@ def test_nothing_is_carried_while_a_rooms_pushes_reach_no_other_process(redis_ur
     import redis
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    from tournament.services import notify
-
     layer = RedisPubSubChannelLayer(hosts=[redis_url])
     publisher = notify._ThreadPublisher()
     group = notify.room_group("CARRY2")
@@ -268,3 +267,45 @@ def test_nothing_is_carried_while_a_rooms_pushes_reach_no_other_process(redis_ur
     finally:
         for listener in listeners:
             listener.close()
+
+
+def test_a_process_polls_all_its_rooms_with_one_query_per_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The poll that repairs lost pushes reads the versions of every room the process serves in one query
+    per round (it was one snapshot read per room), and hands each hub its room's version."""
+    queries: list[list[str]] = []
+    polled: list[tuple[str, int | None]] = []
+
+    def versions(codes: list[str]) -> dict[str, int]:
+        queries.append(sorted(codes))
+        return {code: 7 for code in codes if code != "GONE"}
+
+    async def poll(self: Any, version: int | None, layer: Any) -> None:
+        polled.append((self.code, version))
+
+    monkeypatch.setattr(hub_module, "_versions", versions)
+    monkeypatch.setattr(hub_module, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(hub_module.RoomHub, "poll", poll)
+    monkeypatch.setattr(notify, "local_rooms", notify.local_rooms)  # Hubs() registers itself there
+    process = hub_module.Hubs()
+
+    async def scenario() -> None:
+        for code in ("ROOMA", "ROOMB", "GONE"):
+            process.get(code)._tasks.append(asyncio.ensure_future(asyncio.sleep(60)))  # a started hub
+        process.polled()
+        process.polled()  # a second hub starting: still one poll
+        for _ in range(500):  # bounds a hang
+            if len(queries) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        for code in ("ROOMA", "ROOMB", "GONE"):
+            for task in process.get(code)._tasks:
+                task.cancel()
+            process.get(code)._tasks.clear()
+        await asyncio.sleep(0.05)  # the poll sees no started hub and ends
+
+    asyncio.run(scenario())
+    rounds = len(queries)
+    assert rounds >= 3 and all(q == ["GONE", "ROOMA", "ROOMB"] for q in queries)
+    assert len(polled) in (3 * rounds, 3 * rounds - 3)  # each round polled every room once
+    assert ("ROOMA", 7) in polled and ("GONE", None) in polled
+    assert process._poll_task is None  # it ended with the last room
