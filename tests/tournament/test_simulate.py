@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+import sweep
+from django.core.management import CommandError, call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,6 +106,16 @@ def test_simulate_refuses_bad_arguments(tmp_path):
     assert refused.returncode == 2 and "dice-football" in refused.stderr
     assert _simulate("--competition", "cup").returncode == 2  # Magic Football has its own
 
+    def refusal(*argv: str) -> str:  # refused before any database is made: no child process needed
+        with pytest.raises(CommandError) as exc:
+            call_command("simulate", *argv)
+        assert exc.value.returncode == 2
+        return str(exc.value)
+
+    assert "another game" in refusal("--option", "length=short")  # Magic Football has no room options
+    assert "short" in refusal("--game", "chess-football", "--option", "length=forever")
+    assert "length" in refusal("--game", "chess-football", "--option", "pace=slow")
+
 
 @pytest.mark.parametrize(
     ("game", "players", "competition"),
@@ -112,6 +123,7 @@ def test_simulate_refuses_bad_arguments(tmp_path):
 )
 def test_simulate_plays_another_games_rooms_with_the_same_json_lines(game, players, competition):
     extra = ["--competition", competition] if competition else []
+    extra += [f"--option={key}={value}" for key, value in sweep.quick_options(game).items()]
     proc = _simulate(
         "--game", game, "--players", str(players), "--games", "2", "--seed", "5", "--json", *extra
     )

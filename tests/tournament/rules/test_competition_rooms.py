@@ -26,6 +26,7 @@ SEEDS = range(sweep.size(ci=2, soak=20))
 
 def room(game: str, kind: str, players: int, seed: int = 1, **rules: Any) -> GameState:
     """A started room of ``game``: the host and bots of every strength in ``players`` seats."""
+    rules = {"options": sweep.quick_options(game), **rules}  # short chess matches in CI, full in the soak
     st = new_game(seed, game=game, house_rules={"seats": players, "competition": kind, **rules})
     st, _ = act(st, HOST, {"type": "join", "nickname": "Anna", "host": True})
     strengths = itertools.cycle(["strong", "easy", "random"])

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import sweep
 
 from cards.catalog import get_catalog
 from cards.models import Match
-from games.api import get_format, get_game
+from games.api import get_format
 from games.rng import Rng
 from tournament.models import Game
 from tournament.rules import bots, invariants
@@ -60,8 +61,7 @@ def play_room(
         bots=list(strengths[: players - 1]),
         seed=seed,
         game=key,
-        house_rules={"seats": players, "competition": kind, "options": {}}
-        | ({"options": {"length": "short"}} if any(o.key == "length" for o in get_game(key).options) else {}),
+        house_rules={"seats": players, "competition": kind, "options": sweep.quick_options(key)},
     )
     game = Game.objects.get(code=room.code)
     assert game.kind == key and game.setup["game"] == key
