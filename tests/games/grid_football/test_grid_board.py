@@ -206,6 +206,21 @@ def test_an_unavailable_player_is_shown_with_the_reason_and_cannot_be_ticked() -
     assert "Unavailable: suspended or injured in the cup" in sheet
 
 
+def test_a_competition_s_absent_player_is_named_with_why_on_his_side_s_sheet() -> None:
+    """In a cup the page hands the board who may not play and why (CP7): the team sheet says it beside him."""
+    st = FORMAT.start(grid_setup(unavailable={"home": [9], "away": [9]}), Rng(1))
+    view = FORMAT.view(st, None)
+    absent = [{"seat": 1, "name": "Ann", "player": 9, "why": "suspended for this match"}]
+    html = render_to_string(
+        "grid_football/board.html", {"board": board_context(view, None, NAMES), "absent": absent}
+    )
+    rows = [e for e in Page(html).all("grid-sheet__row--unavailable")]
+    assert [words(r.text) for r in rows] == [
+        "9 M Unavailable: suspended or injured in the cup (suspended for this match)",
+        "9 M Unavailable: suspended or injured in the cup",  # the other side's no. 9: no reason given for him
+    ]
+
+
 def test_a_line_up_never_shows_on_another_board_before_both_are_in() -> None:
     st = moments()["lineup one chosen"]
     chooser = "home" if st.lineup[0] is not None else "away"
