@@ -2579,12 +2579,34 @@ def notation(st: GridState, a: Action) -> str:
     return _NOTATION[a[0]].format(*_values(a, True))
 
 
+_SQUARE_NAMES = tuple(name(s) for s in range(NSQ))
+# per value shape, how a decision dict words it (as ``_values`` does with ``text`` False)
+_WORDING: dict[str, Any] = {
+    "own": NUMBER.__getitem__,
+    "other": NUMBER.__getitem__,
+    "square": _SQUARE_NAMES.__getitem__,
+    "word": lambda v: "east" if v > 0 else "west",
+    "path": lambda v: ">".join([_SQUARE_NAMES[s] for s in v]),
+    "squares": lambda v: [_SQUARE_NAMES[s] for s in v],
+}
+# per action tag: its decision kind and each value's key and wording (None: as it is). Why a table: the
+# decision loop words every legal action of every decision (hundreds a turn), the costliest part of it.
+_DICT_PLAN = {
+    tag: (kind, tuple((key, _WORDING.get(what)) for key, what in _SHAPES[kind].items()))
+    for kind, tag in _KIND_TAG.items()
+}
+
+
 def action_dict(st: GridState, a: Action) -> dict[str, Any]:
     """The decision dict of a canonical action (what ``apply`` accepts)."""
-    if a[0] == "lineup":
+    tag = a[0]
+    if tag == "lineup":
         return {"kind": "lineup", "players": list(a[2]), "keeper_column": a[3], "centre": list(a[4])}
-    kind = _TAG_KIND[a[0]]
-    return {"kind": kind, **dict(zip(_SHAPES[kind], _values(a, False), strict=True))}
+    kind, plan = _DICT_PLAN[tag]
+    out: dict[str, Any] = {"kind": kind}
+    for (key, word), v in zip(plan, a[1:], strict=True):
+        out[key] = word(v) if word is not None else v
+    return out
 
 
 # which decision kinds each phase asks
