@@ -19,9 +19,12 @@ outlives a decision (no memory between decisions), so a replay may start anywher
   interceptions on the way (each opponent next to the path deflects one time in three, §8.3); a ball at
   rest by the other side's next roll, face by face: whether one of its players reaches the ball with that
   roll and what it can do with the budget left (a shot's chance, or how far up it carries the ball), else
-  what our own next roll can do. At each leg of a play it plans the rest again (the same values, so the
-  same play). Follows, interceptions and saves are weighed the same way; fouls pick the pair that costs
-  least (no second yellow, the free kick far from our goal).
+  what our own next roll can do. The best few by that first look are weighed again (``Lookahead``): on
+  each face of the other side's next D6 that lets its nearest player onto the ball, its best complete play
+  (every sequence of legs, relays included) valued the same way from its side. At each leg of a play it
+  plans the rest again (the same values, so the same play). Follows, interceptions and saves are weighed
+  by the first look; fouls pick the pair that costs least (no second yellow, the free kick far from our
+  goal).
 
 Line-ups are decisions whose choices cannot be listed (``random_lineup``): every bot names 11 available
 players (``options["squad"]`` marks the suspended and injured ones), a formation the available players allow.
@@ -57,11 +60,14 @@ from games.grid_football.moves import (
     layers,
     occ_bits,
     occupancy,
+    offside_line,
+    pawn_steps,
     route_bits,
     step_of,
 )
 from games.grid_football.rules import FORMATIONS, _kick_for, _line, team
 from games.grid_football.state import (
+    F_OFFSIDE,
     PH_ACT,
     PH_FOLLOW,
     PH_FOUL,
@@ -300,15 +306,23 @@ MAX_PLAYS = 1500  # complete plays listed per decision at most (relays multiply 
 
 
 def plays(
-    kick: Kick, occ: Sequence[int], frm: int, budget: int, touches: int, kicker: int, prev: int
+    kick: Kick,
+    occ: Sequence[int],
+    frm: int,
+    budget: int,
+    touches: int,
+    kicker: int,
+    prev: int,
+    limit: int = 0,
 ) -> list[Play]:
     """Every complete play (up to ``MAX_PLAYS``) of the kicker on ``frm``: each sequence of legs ending at
     rest or in a goal square; a relay's receiver plays on with what is left (§7)."""
     out: list[Play] = []
+    limit = limit or MAX_PLAYS
 
     def grow(frm: int, budget: int, touches: int, kicker: int, prev: int, done: tuple[Any, ...]) -> None:
         for path, end in kick.legs(frm, budget, touches, kicker, prev):
-            if len(out) >= MAX_PLAYS:
+            if len(out) >= limit:
                 return
             legs = (*done, path)
             if end == 2:
@@ -337,8 +351,17 @@ def interceptors(
     return seen
 
 
-def play_value(ev: Evaluator, pos: list[int], occ: Sequence[int], occb: int, play: Play, side: int) -> float:
-    """The value for ``ev.me`` of ``side`` making ``play`` (the kicker already on the ball in ``pos``)."""
+def play_value(
+    ev: Evaluator,
+    pos: list[int],
+    occ: Sequence[int],
+    occb: int,
+    play: Play,
+    side: int,
+    rest: Callable[[int], float] | None = None,
+) -> float:
+    """The value for ``ev.me`` of ``side`` making ``play`` (the kicker already on the ball in ``pos``);
+    ``rest(square)``, when given, values the ball at rest there for ``ev.me`` (else ``ev.rest``)."""
     other = 1 - side
     keeper = ev.keepers[other]
     n = len(interceptors(pos, occ, play.squares, side, keeper))
@@ -349,12 +372,83 @@ def play_value(ev: Evaluator, pos: list[int], occ: Sequence[int], occb: int, pla
         if GOAL_OF[play.final] == side:
             v = -GOAL  # our own goal
     else:
-        v = ev.rest(pos, play.final, other)
+        v = rest(play.final) if rest is not None else ev.rest(pos, play.final, other)
         if ev.me != side:
             v = -v
     if n:
         v = clean * v + (1 - clean) * -5.0
     return v if ev.me == side else -v
+
+
+class Lookahead:
+    """The strong bot's second look at a ball left at rest (``value``): the other side's next D6 face by face,
+    and on each face it reaches the ball its best complete play (its nearest player onto the ball, every
+    sequence of legs, valued by ``play_value`` from its side); on the faces it does not, our own next roll
+    as ``Evaluator.rest`` values it. One instance per decision."""
+
+    __slots__ = ("ev", "st")
+
+    def __init__(self, st: GridState, ev: Evaluator) -> None:
+        self.st = st
+        self.ev = ev
+
+    def value(self, pos: list[int], ball: int, mover: int) -> float:
+        ev = self.ev
+        me = ev.me
+        occb = occ_bits(pos)
+        lay = layers(ball, route_bits(occb), 6)
+        near, q = 99, -1
+        base = SQUAD * mover
+        keeper = ev.keepers[mover]
+        for p in range(base, base + SQUAD):
+            s = pos[p]
+            if s < 0:
+                continue
+            d = 0 if s == ball else pawn_steps(lay, s)
+            if d < 0:
+                continue
+            if d < near or (d == near and q == keeper):
+                near, q = d, p
+        mine = ev.rest(pos, ball, me)
+        if me == mover:
+            return mine
+        if near > 6:
+            return ev.rest(pos, ball, mover)
+        pos2 = list(pos)
+        pos2[q] = ball
+        occ2 = occupancy(pos2)
+        occb2 = occ_bits(pos2)
+        mates = [p for p in range(base, base + SQUAD) if pos2[p] >= 0]
+        rivals = [p for p in range(SQUAD * me, SQUAD * me + SQUAD) if pos2[p] >= 0]
+        line = offside_line(pos2, mover, rivals) if self.st.flags & F_OFFSIDE else 99
+        kick = Kick(occ2, pos2, mover, line, mates, False)
+        theirs = Evaluator(self.st, mover)
+        cache: dict[int, float] = {}
+
+        def rest(b: int) -> float:
+            v = cache.get(b)
+            if v is None:
+                v = cache[b] = theirs.rest(pos2, b, me)
+            return v
+
+        best: dict[int, float] = {}
+        total = 0.0
+        for r in range(1, 7):
+            if r < near:
+                total += 0.7 * mine
+                continue
+            budget = r - near + 1 if near else r
+            if budget not in best:
+                ps = plays(kick, occ2, ball, budget, 1, q, -1, LOOK_PLAYS)
+                best[budget] = max(
+                    (play_value(theirs, pos2, occ2, occb2, p, mover, rest) for p in ps), default=0.0
+                )
+            total -= best[budget]
+        return total / 6
+
+
+LOOK_PLAYS = 400  # the other side's plays weighed per budget in the second look
+LOOK_TOP = 6  # the strong bot's best candidates (by the first look) weighed again by the second
 
 
 # ====================================================================== decisions as canonical actions
@@ -426,7 +520,7 @@ def easy_action(st: GridState, acts: list[Action], rng: Rng) -> int:
                     scored.append((-50.0, i))
                     continue
                 d = abs(X[w] - X[ball]) + abs(Y[w] - Y[ball])
-                scored.append((-d + 0.1 * ADV[1 - side][w] * 0, i))
+                scored.append((-float(d), i))
             else:
                 scored.append((-20.0, i))
         return _pick(scored, rng, 0.0)
@@ -507,6 +601,7 @@ def strong_action(st: GridState, acts: list[Action], rng: Rng) -> int:
     """The strong bot's choice among the canonical actions ``acts`` of the pending decision (module doc)."""
     phase = st.phase
     scored: list[tuple[float, int]] = []
+    cands: list[Candidate] = []
     if phase == PH_ACT:
         side = st.turn
         ev = Evaluator(st, side)
@@ -514,16 +609,15 @@ def strong_action(st: GridState, acts: list[Action], rng: Rng) -> int:
             tag = a[0]
             if tag == "ball":
                 pos, occ, occb, ps = _act_plays(st, a)
-                best = max((play_value(ev, pos, occ, occb, p, side) for p in ps), default=-GOAL)
-                scored.append((best, i))
+                cands += [(play_value(ev, pos, occ, occb, p, side), i, pos, occ, occb, p) for p in ps]
+                if not ps:
+                    scored.append((-GOAL, i))
             elif tag == "catch":
                 scored.append((_catch_value(st, ev, a), i))
-            elif tag in ("walk", "charge"):
-                pos = _after_walk(st, a)
-                scored.append((ev.rest(pos, st.ball, 1 - side), i))
             else:
-                scored.append((ev.rest(st.pos, st.ball, 1 - side), i))
-        return _pick(scored, rng, 1e-6)
+                pos = _after_walk(st, a)
+                cands.append((ev.rest(pos, st.ball, 1 - side), i, pos, None, 0, None))
+        return _pick(scored + _second_look(st, ev, side, cands), rng, 1e-6)
     if phase == PH_LEG:
         side = st.play_side
         ev = Evaluator(st, side)
@@ -531,19 +625,14 @@ def strong_action(st: GridState, acts: list[Action], rng: Rng) -> int:
         occ = occupancy(pos)
         occb = occ_bits(pos)
         kick = _kick_for(st)
-        ps = plays(kick, occ, st.ball, st.budget, st.touches, st.kicker, st.prev)
         first = {a[1]: i for i, a in enumerate(acts)}
-        best: dict[int, float] = {}
-        for p in ps:
+        for p in plays(kick, occ, st.ball, st.budget, st.touches, st.kicker, st.prev):
             i = first.get(p.legs[0])
-            if i is None:
-                continue
-            v = play_value(ev, pos, occ, occb, p, side)
-            if v > best.get(i, -1e9):
-                best[i] = v
-        if not best:
+            if i is not None:
+                cands.append((play_value(ev, pos, occ, occb, p, side), i, pos, occ, occb, p))
+        if not cands:
             return 0
-        return _pick([(v, i) for i, v in best.items()], rng, 1e-6)
+        return _pick(_second_look(st, ev, side, cands), rng, 1e-6)
     if phase == PH_FOLLOW:
         side = st.dec_side
         ev = Evaluator(st, side)
@@ -560,6 +649,38 @@ def strong_action(st: GridState, acts: list[Action], rng: Rng) -> int:
     if phase == PH_FOUL:
         return _foul_index(st, acts)
     return _default_index(st, acts)
+
+
+# a candidate of the strong bot: its first value, the action's index, the position it leaves (the kicker on
+# the ball for a play), that position's occupancy and occupied squares, and the play (None: a walk)
+Candidate = tuple[float, int, list[int], list[int] | None, int, Play | None]
+
+
+def _second_look(st: GridState, ev: Evaluator, side: int, cands: list[Candidate]) -> list[tuple[float, int]]:
+    """Every candidate's value: the ``LOOK_TOP`` best by the first look weighed again by ``Lookahead`` (the
+    ball at rest; a shot keeps its value), per action index the best."""
+    look = Lookahead(st, ev)
+    order = sorted(range(len(cands)), key=lambda j: -cands[j][0])
+    top = set(order[:LOOK_TOP])
+    best: dict[int, float] = {}
+    seen: dict[tuple[int, int], float] = {}
+    for j, (v, i, pos, occ, occb, play) in enumerate(cands):
+        if j in top:
+            if play is None:
+                v = look.value(pos, st.ball, 1 - side)
+            elif play.end == 0 and occ is not None:
+
+                def rest(b: int, pos: list[int] = pos) -> float:
+                    key = (id(pos), b)
+                    got = seen.get(key)
+                    if got is None:
+                        got = seen[key] = look.value(pos, b, 1 - side)
+                    return got
+
+                v = play_value(ev, pos, occ, occb, play, side, rest)
+        if v > best.get(i, -1e18):
+            best[i] = v
+    return [(v, i) for i, v in best.items()]
 
 
 def _after_walk(st: GridState, a: Action) -> list[int]:
