@@ -22,7 +22,9 @@ outlives a decision (no memory between decisions), so a replay may start anywher
   what our own next roll can do. The best few by that first look are weighed again (``Lookahead``): on
   each face of the other side's next D6 that lets its nearest player onto the ball, its best complete play
   (every sequence of legs, relays included) valued the same way from its side. At each leg of a play it
-  plans the rest again (the same values, so the same play). Follows, interceptions and saves are weighed
+  plans the rest again (the same values, so the same play). Not ahead in the last third of a period, a goal
+  counts half as much again (``DARE``: a draw is a lost chance of a win). Follows, interceptions and saves are
+  weighed
   by the first look; fouls pick the pair that costs least (no second yellow, the free kick far from our
   goal).
 
@@ -212,6 +214,23 @@ def side_distances(occb: int, sides: Sequence[int], ball: int) -> tuple[int, int
     return out[0], out[1]
 
 
+def _dare(st: GridState, me: int) -> float:
+    """How much more a goal is worth to ``me`` than usual: not ahead in the last third of a period (a draw is
+    a lost chance of a win, a defeat the same whether by one or by two)."""
+    if st.score[me] > st.score[1 - me]:
+        return 1.0
+    if st.fixed:
+        limit = (st.fixed_rolls if st.period == 1 else st.fixed_extra_rolls) + st.fouls
+        late = st.rolls * 3 >= limit * 2
+    else:
+        limit = st.normal_ones if st.period == 1 else st.extra_ones
+        late = st.ones * 3 >= limit * 2
+    return DARE if late else 1.0
+
+
+DARE = 1.5
+
+
 class Evaluator:
     """Values of positions for side ``me`` (one instance per decision; nothing kept beyond it).
 
@@ -221,12 +240,13 @@ class Evaluator:
     the same way one roll later (discounted: the mover walks someone into the way first).
     """
 
-    __slots__ = ("keepers", "makeshift", "me")
+    __slots__ = ("dare", "keepers", "makeshift", "me")
 
     def __init__(self, st: GridState, me: int) -> None:
         self.me = me
         self.keepers = list(st.keeper)
         self.makeshift = list(st.makeshift)
+        self.dare = _dare(st, me)
 
     def rest(self, pos: Sequence[int], ball: int, mover: int) -> float:
         occb = 0
@@ -368,7 +388,7 @@ def play_value(
     clean = (1 - DEFLECT) ** n
     if play.end == 1:
         chance = ev.shot_chance(pos, occb, play.legs[-1], play.rem, play.final)
-        v = GOAL * chance - (1 - chance) * 5.0
+        v = GOAL * chance * ev.dare - (1 - chance) * 5.0
         if GOAL_OF[play.final] == side:
             v = -GOAL  # our own goal
     else:
