@@ -2589,12 +2589,28 @@ _WORDING: dict[str, Any] = {
     "path": lambda v: ">".join([_SQUARE_NAMES[s] for s in v]),
     "squares": lambda v: [_SQUARE_NAMES[s] for s in v],
 }
-# per action tag: its decision kind and each value's key and wording (None: as it is). Why a table: the
-# decision loop words every legal action of every decision (hundreds a turn), the costliest part of it.
-_DICT_PLAN = {
-    tag: (kind, tuple((key, _WORDING.get(what)) for key, what in _SHAPES[kind].items()))
-    for kind, tag in _KIND_TAG.items()
-}
+
+
+def _as_is(v: Any) -> Any:
+    return v
+
+
+def _dict_maker(kind: str) -> Any:
+    """The function wording an action of ``kind`` as its decision dict. Why one per kind: the decision loop
+    words every legal action of every decision (hundreds a turn), once the costliest part of it."""
+    plan = [(key, _WORDING.get(what, _as_is)) for key, what in _SHAPES[kind].items()]
+    if not plan:
+        return lambda a: {"kind": kind}
+    if len(plan) == 1:
+        ((k1, w1),) = plan
+        return lambda a: {"kind": kind, k1: w1(a[1])}
+    if len(plan) == 2:
+        (k1, w1), (k2, w2) = plan
+        return lambda a: {"kind": kind, k1: w1(a[1]), k2: w2(a[2])}
+    return lambda a: {"kind": kind, **{key: word(v) for (key, word), v in zip(plan, a[1:], strict=True)}}
+
+
+_DICT_MAKERS = {tag: _dict_maker(kind) for kind, tag in _KIND_TAG.items()}
 
 
 def action_dict(st: GridState, a: Action) -> dict[str, Any]:
@@ -2602,11 +2618,7 @@ def action_dict(st: GridState, a: Action) -> dict[str, Any]:
     tag = a[0]
     if tag == "lineup":
         return {"kind": "lineup", "players": list(a[2]), "keeper_column": a[3], "centre": list(a[4])}
-    kind, plan = _DICT_PLAN[tag]
-    out: dict[str, Any] = {"kind": kind}
-    for (key, word), v in zip(plan, a[1:], strict=True):
-        out[key] = word(v) if word is not None else v
-    return out
+    return _DICT_MAKERS[tag](a)
 
 
 # which decision kinds each phase asks
