@@ -49,9 +49,11 @@ from games.grid_football.geometry import (
     MIDFIELDER,
     N4,
     NSQ,
+    ORTHO_DIR,
     PITCH,
     SIDE,
     SQUAD,
+    STEP,
     X,
     Y,
 )
@@ -635,7 +637,7 @@ def strong_action(st: GridState, acts: list[Action], rng: Rng) -> int:
             elif tag == "catch":
                 scored.append((_catch_value(st, ev, a), i))
             else:
-                pos = _after_walk(st, a)
+                pos = position_after(st, a)
                 cands.append((ev.rest(pos, st.ball, 1 - side), i, pos, None, 0, None))
         return _pick(scored + _second_look(st, ev, side, cands), rng, 1e-6)
     if phase == PH_LEG:
@@ -703,10 +705,25 @@ def _second_look(st: GridState, ev: Evaluator, side: int, cands: list[Candidate]
     return [(v, i) for i, v in best.items()]
 
 
-def _after_walk(st: GridState, a: Action) -> list[int]:
+def position_after(st: GridState, a: Action) -> list[int]:
+    """The position a walk, a shoulder charge (§6.S: the charger steps into the victim's square, the victim
+    and the chain behind him one square on) or a pass leaves."""
     pos = list(st.pos)
     if a[0] == "walk":
         pos[a[1]] = a[2]
+    elif a[0] == "charge":
+        m, v = a[1], a[2]
+        occ = occupancy(pos)
+        sv = pos[v]
+        step = STEP[ORTHO_DIR[(pos[m], sv)]]
+        chain = []
+        cur = sv
+        while cur >= 0 and occ[cur] >= 0:
+            chain.append(occ[cur])
+            cur = step[cur]
+        for q in reversed(chain):
+            pos[q] = step[pos[q]]
+        pos[m] = sv
     return pos
 
 
@@ -802,6 +819,7 @@ __all__ = [
     "easy_policy",
     "get_policy",
     "plays",
+    "position_after",
     "random_lineup",
     "random_policy",
     "strong_policy",

@@ -9,10 +9,10 @@ import math
 
 import pytest
 import sweep
-from grid_helpers import AWAY, HOME, act, choices, kick_from, pending, position, turn
+from grid_helpers import AWAY, HOME, act, at, choices, kick_from, pending, position, turn
 
 from games.bots import play_match
-from games.grid_football.bots import POLICIES, chosen_lineup
+from games.grid_football.bots import POLICIES, chosen_lineup, position_after
 from games.grid_football.rules import FORMAT, grid_setup, lineup_error
 from games.rng import BlockRng, Rng
 
@@ -199,3 +199,21 @@ def test_the_better_bot_wins_more(pairing: tuple[str, str]) -> None:
     n, ones = CI_SAMPLE[pairing]
     wins, losses, gf, ga = tally(a, b, n, grid_setup(normal_ones=ones))
     assert gf > ga and wins > losses, (pairing, wins, losses, gf, ga)
+
+
+def test_the_strong_bot_sees_where_a_shoulder_charge_leaves_the_players() -> None:
+    """On a '1' home's 9 may charge away's 8, nearest the ball, from the west (§6.S): 8 goes one square east
+    and pushes 10 behind him; the position the bot values is the one the rules make."""
+    st = position(
+        {1: (5, 0), 9: (5, 9), 4: (3, 4)},
+        {20: (5, 16), 8: (6, 9), 10: (7, 9), 3: (2, 13)},
+        ball=(6, 10),
+    )
+    turn(st, 1)
+    assert pending(st) == ("home", "act")
+    acts = list(FORMAT.legal_actions(st))
+    charge = next(a for a in acts if a[0] == "charge")
+    seen = position_after(st, charge)
+    FORMAT.apply_action(st, charge, Rng(0))
+    assert seen == st.pos
+    assert at(st, HOME, 9) == "6,9" and at(st, AWAY, 8) == "7,9" and at(st, AWAY, 10) == "8,9"
