@@ -14,8 +14,8 @@ outlives a decision (no memory between decisions), so a replay may start anywher
   nearest it walks towards it (the keeper stays in goal); it tries an interception when the ball is shot at
   its goal or would stop in its own half; the best save square; the plain line-up.
 - ``strong``: one-ply expectimax over the dice. At its act it lists every complete play (``plays``: the walk
-  onto the ball and each sequence of legs, relays included) and every walk, and values the position each
-  leaves by ``Evaluator``: a shot by its chance of a goal (the keeper's best save square, §9.4) and the
+  onto the ball and each sequence of legs, relays included), every walk and charge, and values the position
+  each leaves by ``Evaluator``: a shot by its chance of a goal (the keeper's best save square, §9.4) and the
   interceptions on the way (each opponent next to the path deflects one time in three, §8.3); a ball at
   rest by the other side's next roll, face by face: whether one of its players reaches the ball with that
   roll and what it can do with the budget left (a shot's chance, or how far up it carries the ball), else
@@ -23,10 +23,9 @@ outlives a decision (no memory between decisions), so a replay may start anywher
   each face of the other side's next D6 that lets its nearest player onto the ball, its best complete play
   (every sequence of legs, relays included) valued the same way from its side. At each leg of a play it
   plans the rest again (the same values, so the same play). Not ahead in the last third of a period, a goal
-  counts half as much again (``DARE``: a draw is a lost chance of a win). Follows, interceptions and saves are
-  weighed
-  by the first look; fouls pick the pair that costs least (no second yellow, the free kick far from our
-  goal).
+  counts half as much again (``DARE``: a draw is a lost chance of a win). Follows, interceptions and saves
+  are weighed by the first look; fouls pick the pair that costs least (no second yellow, the free kick far
+  from our goal).
 
 Line-ups are decisions whose choices cannot be listed (``random_lineup``): every bot names 11 available
 players (``options["squad"]`` marks the suspended and injured ones), a formation the available players allow.
@@ -311,8 +310,8 @@ class Evaluator:
 
 # ====================================================== plays: a walk onto the ball and its legs
 class Play:
-    """A complete play: the legs (paths of squares entered), where the ball ends, how (0 rest, 1 a shot),
-    the budget left there and who touched it."""
+    """A complete play: the legs (paths of squares entered), where the ball ends, how (0 rest, 1 a shot)
+    and the budget left there."""
 
     __slots__ = ("end", "final", "legs", "rem", "squares")
 
