@@ -33,6 +33,15 @@ Chess football (games/chess_football/), at the default length (two halves of 40 
   intervals, of the decided matches and of all. Targets: strong–easy ≥ 80 % of decided, strong–random
   ≥ 95 % of all.
 
+Grid football (games/grid_football/), at the default length (16 counting '1's, §15):
+
+- *random matches per CPU second*: both drivers, as for dice football. Target: 20 matches/s.
+- *bot decision time*: every decision of ``easy`` and of ``strong`` in matches between the two, in CPU time
+  of the process (the bots' work does not depend on the clock). Target: p95 ≤ 300 ms.
+- *win shares*: ``--matches`` matches per pairing (default 500; seats alternate) with 95 % Wilson
+  intervals, of the decided matches and of all. Targets (issue 25): strong–random ≥ 90 % and strong–easy
+  ≥ 65 % of the decided matches.
+
 Prints the machine's details and the figures; ``--write`` also appends them to docs/PERFORMANCE.md.
 """
 
@@ -469,19 +478,35 @@ def chess_football(args: argparse.Namespace) -> list[str]:
     ]
 
     n = args.matches if args.matches is not None else (20 if args.quick else 500)
-    print(f"chess football: win shares over {n} matches per pairing ({length}, seats alternate)")
-    lines += [
-        f"| pairing ({n} matches, {length}) | wins | losses | draws | goals | share of decided (95 % Wilson)"
-        " | share of all (95 % Wilson) | target |",
-        "|---|---:|---:|---:|---:|---|---|---|",
-    ]
 
     def play(seed: int, home: str, away: str) -> Any:
         return bots.play_match(FORMAT, setup, RoomRng(seed), home, away)[0]
 
-    for (a, b), (judged, target) in CHESS_SHARE_TARGETS.items():
+    table = share_table("chess football", play, FORMAT.result, CHESS_SHARE_TARGETS, n, length)
+    return [*lines, *table, ""]
+
+
+def share_table(
+    title: str,
+    play: Callable[[int, str, str], Any],
+    result: Callable[[Any], Any],
+    targets: dict[tuple[str, str], tuple[str, float | None]],
+    n: int,
+    detail: str = "",
+) -> list[str]:
+    """Each pairing's ``n`` matches (``pairing``) as a row of a table: wins, losses, draws, goals, the share
+    of the decided matches and of all with 95 % Wilson intervals, and the target (of ``decided`` or ``all``)
+    with whether the share and the whole interval meet it."""
+    matches = f"{n} matches, {detail}" if detail else f"{n} matches"
+    print(f"{title}: win shares over {matches} per pairing (seats alternate)")
+    lines = [
+        f"| pairing ({matches}) | wins | losses | draws | goals | share of decided (95 % Wilson)"
+        " | share of all (95 % Wilson) | target |",
+        "|---|---:|---:|---:|---:|---|---|---|",
+    ]
+    for (a, b), (judged, target) in targets.items():
         t0 = time.perf_counter()
-        tally = pairing(play, FORMAT.result, a, b, n)
+        tally = pairing(play, result, a, b, n)
         shares = {}
         for key, base in (("decided", tally.decided), ("all", n)):
             lo, hi = wilson(tally.wins, base)
@@ -503,12 +528,75 @@ def chess_football(args: argparse.Namespace) -> list[str]:
             f"| {a} – {b} | {tally.wins} | {tally.losses} | {tally.draws} | {goals} | {shares['decided'][2]}"
             f" | {shares['all'][2]} | {goal} |"
         )
-    return [*lines, ""]
+    return lines
+
+
+# ====================================================================== grid football
+GRID_RANDOM_TARGET = 20
+GRID_P95_TARGET_MS = 300.0
+GRID_SHARE_TARGETS = {
+    ("strong", "random"): ("decided", 0.90),
+    ("strong", "easy"): ("decided", 0.65),
+    ("easy", "random"): ("decided", None),
+}
+
+
+def grid_football(args: argparse.Namespace) -> list[str]:
+    from games.bots import play_match
+    from games.grid_football import bots
+    from games.grid_football.rules import FORMAT, grid_setup
+
+    setup = grid_setup()
+    lines = ["### Grid football (games/grid_football/)", ""]
+
+    print("grid football: random matches per second (one core)")
+    fast = fast_runner(FORMAT, setup)
+
+    def loop(seed: int) -> int:
+        random = bots.random_policy
+        return len(play_match(FORMAT, setup, RoomRng(seed), random, random)[1])
+
+    best_fast, rows = random_rates("random vs random (16 counting '1's)", fast, loop, args, 1)
+    lines += rows
+    verdict = "met" if best_fast >= GRID_RANDOM_TARGET else "NOT met"
+    lines += ["", f"Target ≥ {GRID_RANDOM_TARGET} random matches/s (engine fast path): **{verdict}**.", ""]
+
+    n_time = 4 if args.quick else 20
+    print(f"grid football: bot decision time ({n_time} matches easy vs strong)")
+    lines += [
+        f"| decisions ({n_time} matches easy vs strong), CPU time | count | p50 ms | p95 ms | max ms |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    worst_p95 = 0.0
+    for name, me, rival in (
+        ("easy", bots.easy_policy, bots.strong_policy),
+        ("strong", bots.strong_policy, bots.easy_policy),
+    ):
+        cpu, _wall = strong_times(FORMAT, setup, me, rival, range(n_time))
+        p50, p95, worst = percentile(cpu, 0.5) * 1e3, percentile(cpu, 0.95) * 1e3, max(cpu) * 1e3
+        worst_p95 = max(worst_p95, p95)
+        print(f"  {name:<8} {len(cpu):>6} decisions: p50 {p50:.2f} ms, p95 {p95:.2f} ms, max {worst:.1f} ms")
+        lines.append(f"| {name} | {len(cpu)} | {p50:.2f} | {p95:.2f} | {worst:.1f} |")
+    verdict = "met" if worst_p95 <= GRID_P95_TARGET_MS else "NOT met"
+    lines += [
+        "",
+        f"Target p95 ≤ {GRID_P95_TARGET_MS:.0f} ms per decision (CPU time; every decision asked of the"
+        f" bot's side): **{verdict}**.",
+        "",
+    ]
+
+    n = args.matches if args.matches is not None else (20 if args.quick else 500)
+
+    def play(seed: int, home: str, away: str) -> Any:
+        return play_match(FORMAT, setup, RoomRng(seed), bots.POLICIES[home], bots.POLICIES[away])[0]
+
+    return [*lines, *share_table("grid football", play, FORMAT.result, GRID_SHARE_TARGETS, n), ""]
 
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "dice-football": dice_football,
     "chess-football": chess_football,
+    "grid-football": grid_football,
 }
 
 
@@ -516,7 +604,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="short rounds and 200 matches per pairing")
     parser.add_argument(
-        "--matches", type=int, default=None, help="matches per bot pairing (default: dice 1000, chess 500)"
+        "--matches",
+        type=int,
+        default=None,
+        help="matches per bot pairing (default: dice 1000, chess and grid 500)",
     )
     parser.add_argument(
         "--half-moves", type=int, default=None, help="chess football: moves per side per half (default 40)"

@@ -16,6 +16,7 @@ from typing import Any
 
 from games.api import N_, Game, Line, MatchEvent, MatchSetup, Option, register_game, sentence_line
 from games.grid_football import board, bots, sentences
+from games.grid_football.competition import CARRY, LEAGUE_POINTS
 from games.grid_football.rules import FORMAT, grid_setup
 from games.grid_football.state import GridState
 from games.grid_football.view import lineup_text, secret_lineup
@@ -93,5 +94,7 @@ GAME = register_game(
             "grid_football/board.js",
         ),
         in_magic_football=True,  # Magic Football's pages draw its matches with this board (R20)
+        league_points=LEAGUE_POINTS,  # the Champions Cup's 5-0 / 4-1 / 3-2 (§16, CP6)
+        carry=CARRY,  # suspensions and injury windows carried from match to match (§16, GF-21, CP7)
     )
 )

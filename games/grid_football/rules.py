@@ -2588,12 +2588,46 @@ def notation(st: GridState, a: Action) -> str:
     return _NOTATION[a[0]].format(*_values(a, True))
 
 
+_SQUARE_NAMES = tuple(name(s) for s in range(NSQ))
+# per value shape, how a decision dict words it (as ``_values`` does with ``text`` False)
+_WORDING: dict[str, Any] = {
+    "own": NUMBER.__getitem__,
+    "other": NUMBER.__getitem__,
+    "square": _SQUARE_NAMES.__getitem__,
+    "word": lambda v: "east" if v > 0 else "west",
+    "path": lambda v: ">".join([_SQUARE_NAMES[s] for s in v]),
+    "squares": lambda v: [_SQUARE_NAMES[s] for s in v],
+}
+
+
+def _as_is(v: Any) -> Any:
+    return v
+
+
+def _dict_maker(kind: str) -> Any:
+    """The function wording an action of ``kind`` as its decision dict. Why one per kind: the decision loop
+    words every legal action of every decision (hundreds a turn), once the costliest part of it."""
+    plan = [(key, _WORDING.get(what, _as_is)) for key, what in _SHAPES[kind].items()]
+    if not plan:
+        return lambda a: {"kind": kind}
+    if len(plan) == 1:
+        ((k1, w1),) = plan
+        return lambda a: {"kind": kind, k1: w1(a[1])}
+    if len(plan) == 2:
+        (k1, w1), (k2, w2) = plan
+        return lambda a: {"kind": kind, k1: w1(a[1]), k2: w2(a[2])}
+    return lambda a: {"kind": kind, **{key: word(v) for (key, word), v in zip(plan, a[1:], strict=True)}}
+
+
+_DICT_MAKERS = {tag: _dict_maker(kind) for kind, tag in _KIND_TAG.items()}
+
+
 def action_dict(st: GridState, a: Action) -> dict[str, Any]:
     """The decision dict of a canonical action (what ``apply`` accepts)."""
-    if a[0] == "lineup":
+    tag = a[0]
+    if tag == "lineup":
         return {"kind": "lineup", "players": list(a[2]), "keeper_column": a[3], "centre": list(a[4])}
-    kind = _TAG_KIND[a[0]]
-    return {"kind": kind, **dict(zip(_SHAPES[kind], _values(a, False), strict=True))}
+    return _DICT_MAKERS[tag](a)
 
 
 # which decision kinds each phase asks

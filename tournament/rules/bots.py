@@ -77,8 +77,7 @@ def decide(state: GameState, prompt: Prompt, strength: str, cat: Catalog, rng: R
         record = next(m for m in state.matches if m.number == prompt.context["match"])
         game = get_game(record.format)
         decision = next(d for d in game.format.decisions(record.engine) if d.side == prompt.context["side"])
-        # a game whose easy and strong bots are still to come plays them with its default
-        policy = game.policies.get(strength) or game.policies.get("easy") or game.policies["default"]
+        policy = game.policies.get(strength) or game.policies["easy"]
         return dict(policy(game.format, record.engine, decision, rng))
     if strength == "random":
         return random_choice(state, prompt, rng)
