@@ -45,8 +45,12 @@ def a_finished_game(seed: int = 41, rewind: bool = True) -> str:
 
 
 @pytest.fixture(scope="module")
-def record_file(django_db_blocker, tmp_path_factory):
-    """One finished game's record, exported once for the whole module (a tournament takes a few seconds)."""
+def record_file(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One finished game's record, exported once for the whole module (a tournament takes a few seconds).
+
+    It asks for ``django_db_setup``: a module fixture is made before a test's own fixtures, so without it a
+    worker whose first database test is one of these played into a database not yet created ("no such
+    table" with ``-n 2``)."""
     from django.db import transaction
 
     with django_db_blocker.unblock(), transaction.atomic():
