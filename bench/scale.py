@@ -3,24 +3,27 @@
 Usage (from the repository root)::
 
     .venv/bin/python bench/scale.py [--rooms 20] [--spectators 40] [--seats 6] [--seconds 30]
-                                    [--warmup 5] [--split sockets|rooms|both] [--no-write]
+                                    [--warmup 5] [--split sockets|rooms|caddy|both|all] [--no-write]
 
 Each room holds ``--seats`` bots (``easy``) that play through the live driver with ``BOT_DELAY=0`` — the
-same path as in a real room: the driver of every daphne process with sockets in the room schedules the
-decisions and submits them through ``game_act``. ``--spectators`` protocol clients per room watch it
-(``websockets``, one asyncio process, acknowledging every 8 frames). First one daphne process serves
-every socket; then two daphne processes on two ports share Redis and the PostgreSQL database, the clients
-split between them (``sockets``: every room's spectators alternate between the processes, as a load
-balancer without room affinity would; ``rooms``: each room lives on one process; ``both``, the default:
-one leg of each, after the one-process leg, in the same run). Fresh rooms each time.
+same path as in a real room: of the daphne processes with sockets in the room, the one holding its
+driver lease schedules the decisions and submits them through ``game_act``. ``--spectators`` protocol
+clients per room watch it (``websockets``, one asyncio process, acknowledging every 8 frames). First one
+daphne process serves every socket; then two daphne processes on two ports share Redis and the
+PostgreSQL database, the clients split between them (``sockets``: every room's spectators alternate
+between the processes, as a load balancer without room affinity would; ``rooms``: each room lives on one
+process; ``caddy``: every socket goes through a Caddy proxy that routes by the room in the socket's path,
+as deploy/Caddyfile does with ``LB_POLICY="header X-MF-Room"``; ``both``, the default: rooms and sockets;
+``all``: the three; after the one-process leg, in the same run). Fresh rooms each time.
 
 Measured over ``--seconds`` after ``--warmup``: actions per second sustained (versions committed, from
 the database), the latency from an action's commit (its ``ActionRecord`` time) to the last spectator of
 the room holding that version (p50 / p99), frames per second delivered, server CPU, resident memory per
 open websocket ((RSS after connecting − RSS before) / sockets), the second process's speed-up, and the
 decisions the processes' drivers submitted over the whole leg (each server logs them, ``DRIVER_LOG_LEVEL``):
-attempts, distinct decisions, and decisions submitted by more than one process (issue 22: one driver per
-room makes that 0).
+attempts, distinct decisions, decisions submitted by more than one process, decisions the lease re-check
+stopped right before the database, and duplicates the database refused (issue 22: one driver per room
+makes the last 0).
 Every loop is bounded in count and time; traffic only to 127.0.0.1.
 """
 
@@ -33,11 +36,13 @@ import os
 import re
 import resource
 import shutil
+import socket
+import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +52,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
     REDIS_SERVER,
+    Server,
     append_performance,
     child_env,
     flush_redis,
+    free_port,
     machine,
     machine_lines,
     percentile,
@@ -61,6 +68,8 @@ from bench.common import (  # noqa: E402
 
 VERSION_RE = re.compile(r'"version":(\d+)')
 SUBMITTED_RE = re.compile(r"room (\w+): decision for prompt (\d+) submitted")
+LEASE_MOVED_RE = re.compile(r"room (\w+): decision for prompt (\d+) not submitted: the lease moved")
+DUPLICATE_RE = re.compile(r"room (\w+): decision for prompt (\d+) refused as a duplicate")
 ACK_EVERY = 8
 CONNECT_BATCH = 50
 
@@ -197,19 +206,42 @@ class Outcome:
     attempts: int = 0  # decisions the drivers submitted (a bot's retry on a newer version counts again)
     decisions: int = 0  # distinct (room, prompt)
     by_several: int = 0  # decisions submitted by more than one process
+    lease_moved: int = 0  # decisions a driver stopped right before the database (the lease moved)
+    duplicates: int = 0  # decisions that reached the database and were refused there as duplicates
+    driven: list[int] = field(default_factory=list)  # rooms each process decided for (its driver's share)
+    proxy_cpu: float = 0.0  # Caddy's share of a core (the caddy leg)
 
 
-def count_decisions(log_paths: list[Path]) -> tuple[int, int, int]:
-    """(attempts, distinct decisions, decisions submitted by more than one process) from the servers'
-    logs."""
+@dataclass
+class Decisions:
+    """What the servers' drivers logged about their decisions over one leg."""
+
+    attempts: int = 0
+    distinct: int = 0
+    by_several: int = 0
+    lease_moved: int = 0
+    duplicates: int = 0
+    driven: list[int] = field(default_factory=list)
+
+
+def count_decisions(log_paths: list[Path]) -> Decisions:
+    """Attempts, distinct decisions, decisions submitted by more than one process, decisions stopped by
+    the lease re-check and duplicates refused by the database, from the servers' logs."""
     by: dict[tuple[str, str], set[int]] = defaultdict(set)
-    attempts = 0
+    found = Decisions()
     for i, path in enumerate(log_paths):
         text = path.read_text(errors="replace") if path.exists() else ""
         for m in SUBMITTED_RE.finditer(text):
-            attempts += 1
+            found.attempts += 1
             by[(m.group(1), m.group(2))].add(i)
-    return attempts, len(by), sum(1 for where in by.values() if len(where) > 1)
+        found.lease_moved += len(LEASE_MOVED_RE.findall(text))
+        found.duplicates += len(DUPLICATE_RE.findall(text))
+    found.distinct = len(by)
+    found.driven = [
+        len({room for room, _prompt in by if i in by[(room, _prompt)]}) for i in range(len(log_paths))
+    ]
+    found.by_several = sum(1 for where in by.values() if len(where) > 1)
+    return found
 
 
 async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir: Path) -> Outcome:
@@ -225,6 +257,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
     with servers() as started:
         for _ in range(processes):
             started.append(start_daphne("magicfootball.asgi:application", env, log_dir))
+        proxy = start_caddy(started, log_dir) if split == "caddy" else None
         created = await asyncio.to_thread(create_rooms, args.rooms, args.seats)
         await asyncio.sleep(1.0)
         rss0 = [s.rss_bytes() for s in started]
@@ -232,7 +265,10 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         for r, (code, game_id) in enumerate(created):
             room = Room(code, game_id, [])
             for j in range(args.spectators):
-                server = started[(j if split == "sockets" else r) % processes]
+                # sockets: a room's spectators alternate between the processes, its first one on process
+                # r % 2, so each process's hub opens (and drives) half of the rooms, as least_conn spreads
+                # the first sockets of rooms in production
+                server = proxy or started[(j + r if split == "sockets" else r) % processes]
                 room.watchers.append(Watcher(room, f"{server.ws}/ws/r/{code}/?format=json"))
             rooms.append(room)
         readers: list[asyncio.Task[None]] = []
@@ -259,6 +295,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         v0 = await asyncio.to_thread(versions, game_ids)
         frames0 = sum(w.frames for r in rooms for w in r.watchers)
         cpu0 = [s.cpu_seconds() for s in started]
+        proxy_cpu0 = proxy.cpu_seconds() if proxy is not None else 0.0
         self0 = resource.getrusage(resource.RUSAGE_SELF)
         t0 = time.time()
         for room in rooms:
@@ -268,6 +305,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         for room in rooms:
             room.recording = False
         cpu1 = [s.cpu_seconds() for s in started]
+        proxy_cpu = (proxy.cpu_seconds() - proxy_cpu0) if proxy is not None else 0.0
         self1 = resource.getrusage(resource.RUSAGE_SELF)
         frames1 = sum(w.frames for r in rooms for w in r.watchers)
         v1 = await asyncio.to_thread(versions, game_ids)
@@ -288,7 +326,9 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
             task.cancel()
         finished = await asyncio.to_thread(_finished, game_ids)
         log_paths = [s.log_path for s in started]
-    attempts, decisions, by_several = count_decisions(log_paths)
+        if proxy is not None:
+            proxy.stop()
+    decided = count_decisions(log_paths)
     wall = t1 - t0
     return Outcome(
         processes=processes,
@@ -303,10 +343,58 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         client_cpu=(self1.ru_utime - self0.ru_utime + self1.ru_stime - self0.ru_stime) / wall,
         finished_rooms=finished,
         split=split if processes > 1 else "",
-        attempts=attempts,
-        decisions=decisions,
-        by_several=by_several,
+        attempts=decided.attempts,
+        decisions=decided.distinct,
+        by_several=decided.by_several,
+        driven=decided.driven,
+        lease_moved=decided.lease_moved,
+        duplicates=decided.duplicates,
+        proxy_cpu=proxy_cpu / wall,
     )
+
+
+CADDYFILE = """{
+	admin off
+	auto_https off
+}
+http://127.0.0.1:%(port)d {
+	@room_socket path_regexp room ^/ws/r/([^/?]+)/
+	request_header @room_socket X-MF-Room {re.room.1}
+	reverse_proxy %(upstreams)s {
+		lb_policy header X-MF-Room
+	}
+}
+"""
+
+
+def start_caddy(upstreams: list[Server], log_dir: Path) -> Server:
+    """Caddy in front of ``upstreams`` with room-affine routing, as deploy/Caddyfile does with
+    ``LB_POLICY="header X-MF-Room"``: every socket of a room goes to one process."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        raise SystemExit("the caddy leg needs the caddy binary on PATH")
+    port = free_port()
+    config = log_dir / f"Caddyfile-{port}"
+    targets = " ".join(f"127.0.0.1:{s.port}" for s in upstreams)
+    config.write_text(CADDYFILE % {"port": port, "upstreams": targets})
+    log_path = log_dir / f"caddy-{port}.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(port, process, log_path)
+    deadline = time.monotonic() + 20
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"caddy exited: {log_path.read_text()[-2000:]}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return server
+        if time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError("caddy did not start listening within 20 s")
+        time.sleep(0.1)
 
 
 def _finished(game_ids: list[int]) -> int:
@@ -325,10 +413,15 @@ def _line(o: Outcome) -> str:
         f"{o.processes} daphne{split}: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
         f"{o.frames_per_s:,.0f} frames/s, latency p50 {1000 * o.p50:.0f} ms p99 {1000 * o.p99:.0f} ms "
         f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
-        f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}, client CPU {o.client_cpu:.0%}, "
+        f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)}, client CPU {o.client_cpu:.0%}, "
         f"{o.finished_rooms} rooms finished, decisions {o.decisions} ({o.attempts} attempts,"
-        f" {o.by_several} by several processes)"
+        f" {o.by_several} by several processes, {o.lease_moved} stopped by the lease re-check,"
+        f" {o.duplicates} duplicates refused by the database; rooms driven {' + '.join(map(str, o.driven))})"
     )
+
+
+def _proxy(o: Outcome) -> str:
+    return f" + Caddy {o.proxy_cpu:.0%}" if o.split == "caddy" else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -338,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=6, help="bots per room")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--split", choices=("sockets", "rooms", "both"), default="both")
+    parser.add_argument("--split", choices=("sockets", "rooms", "caddy", "both", "all"), default="both")
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
@@ -354,7 +447,9 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     log_dir = Path(tempfile.mkdtemp(prefix="mft-scale-"))
-    splits = ("rooms", "sockets") if args.split == "both" else (args.split,)
+    splits = {"both": ("rooms", "sockets"), "all": ("rooms", "sockets", "caddy")}.get(
+        args.split, (args.split,)
+    )
     try:
         one = asyncio.run(run(1, "", args, db, log_dir))
         print(_line(one))
@@ -377,7 +472,9 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(
             f"Split {two.split}: speed-up of the second process (actions/s) **{speedup:.2f}×**, p99 latency"
             f" {p99:.2f}× one process's; decisions submitted by both processes: **{two.by_several}**"
-            f" ({two.attempts - two.decisions} attempts beyond one per decision, retries included)."
+            f" ({two.attempts - two.decisions} attempts beyond one per decision, retries included);"
+            f" duplicates reaching the database: **{two.duplicates}**; stopped by the lease re-check:"
+            f" {two.lease_moved}."
         )
         print(lines[-1].replace("**", ""))
     info = machine()
@@ -398,14 +495,16 @@ def main(argv: list[str] | None = None) -> int:
             "",
             "| daphne processes | split | sockets | actions/s | frames/s | latency p50 ms | p99 ms |"
             " versions timed | RSS per socket | server CPU | client CPU | rooms finished |"
-            " decisions | attempts | by both processes |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+            " decisions | attempts | by both processes | duplicates in the database | stopped by the lease |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
             *[
                 f"| {o.processes} | {o.split or '–'} | {o.sockets} | {o.actions_per_s:.1f} |"
                 f" {o.frames_per_s:,.0f} | {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
                 f" {o.rss_per_socket / 1024:.0f} KiB |"
-                f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)} | {o.client_cpu:.0%} | {o.finished_rooms} |"
+                f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)} | {o.client_cpu:.0%} |"
+                f" {o.finished_rooms} |"
                 f" {o.decisions} | {o.attempts} | {o.by_several if o.processes > 1 else '–'} |"
+                f" {o.duplicates} | {o.lease_moved} |"
                 for o in (one, *twos)
             ],
             "",

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from games.rng import Rng
+
+if TYPE_CHECKING:
+    from games.competition import CarryRules
 
 Side = Literal["home", "away"]
 SIDES: tuple[Side, Side] = ("home", "away")
@@ -204,6 +207,7 @@ _LAZY = {
     "duel": "cards.rules.duel",
     "dice-football": "games.dice_football.rules",
     "chess-football": "games.chess_football.rules",
+    "grid-football": "games.grid_football.rules",
 }
 
 
@@ -267,6 +271,22 @@ class Line:
     plural: tuple[str, str] | None = None
 
 
+def sentence_line(
+    said: tuple[str, Mapping[str, Any]] | None,
+    side_params: Iterable[str],
+    look: tuple[str, str],
+) -> Line | None:
+    """A game's log line from its sentence (``sentences.sentence(event)``: a msgid and its params, or None
+    for an event the log leaves out): the params naming a side become ``Ref("side", …)`` for the presenter;
+    ``look`` is the line's (icon, tone)."""
+    if said is None:
+        return None
+    text, params = said
+    sides = set(side_params)
+    values = {k: Ref("side", v) if k in sides else v for k, v in params.items()}
+    return Line(text, values, *look)
+
+
 def _nothing_private(state: Any, side: Side) -> frozenset[str]:
     return frozenset()
 
@@ -294,6 +314,11 @@ class Game:
       line-up) comes with empty ``choices``: the board reads its options and default from the view, which
       gives them to the deciding side, and answers with that decision's own form. A game without a board
       has no pages yet.
+    - ``league_points(result)``: the game's own points scheme (grid football's 5-0 / 4-1 / 3-2 by how the
+      match was decided): its league matches are then knock-out matches and the table counts these points
+      (ruling CP6 of ``games/competition.py``). None: 3-1-0 and draws, as CP3.
+    - ``carry``: what a seat carries from one competition match into its next (grid football's suspensions
+      and injuries, ``games.competition.CarryRules``, ruling CP7). None: every match starts afresh.
     """
 
     key: str
@@ -315,6 +340,8 @@ class Game:
     # the board's static files in load order (``js/boardkit.js``, what every board's script uses, then
     # ``<package>/board.css``, ``board.js``)
     board_assets: tuple[str, ...] = ()
+    league_points: Callable[[MatchResult], Mapping[Side, int]] | None = None
+    carry: CarryRules | None = None
 
     def clean_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The room options with defaults filled in.
@@ -340,6 +367,7 @@ _LAZY_GAMES = {
     "duel": "games.duel",
     "dice-football": "games.dice_football",
     "chess-football": "games.chess_football",
+    "grid-football": "games.grid_football",
 }
 
 

@@ -15,12 +15,24 @@ Rulings (recorded in docs/RULES.md, "Competitions"):
 - CP4 League table order: points, then goal difference, then goals scored, then the points of the matches
   between the tied seats, then the draw (a seeded lot at the start): the order is always total.
 - CP5 Matches of one round involve different seats and are played at the same time.
+- CP6 A game with its own points scheme (``Game.league_points``, e.g. grid football's 5-0 / 4-1 / 3-2) plays
+  its league matches as knock-out matches (no draws: the format's extra time and shoot-out decide) and its
+  table counts that scheme's points, the head-to-head of CP4 included; the rest of CP4 stands. Its rows also
+  count the wins and defeats after extra time and on penalties.
+- CP7 A game that carries something from match to match (``Game.carry``, e.g. grid football's suspensions and
+  injuries) keeps one book per seat in the competition's state: before a seat's match its book says who may
+  not play it and why (the match option ``CarryRules.option``), after the match the side's part of the
+  match's report updates it. Only a seat's own matches count: a bye or a rest is no match.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from games.api import MatchSetup
 
 Kind = Literal["single", "cup", "league"]
 KINDS: tuple[Kind, ...] = ("single", "cup", "league")
@@ -55,9 +67,10 @@ def check(kind: str, seats: int) -> None:
         raise CompetitionError(f"a {kind} is for {MIN_SEATS[kind]} to {MAX_SEATS[kind]} seats, not {seats}")
 
 
-def knockout(kind: str) -> bool:
-    """Whether the competition's matches must have a winner (cup: yes; a single match or a league: no)."""
-    return kind == "cup"
+def knockout(kind: str, points_scheme: bool = False) -> bool:
+    """Whether the competition's matches must have a winner (cup: yes; a single match: no; a league: only
+    when its game scores by its own points scheme, CP6)."""
+    return kind == "cup" or (kind == "league" and points_scheme)
 
 
 # ------------------------------------------------------------------------------------------ league
@@ -91,7 +104,8 @@ def league_rounds(draw: list[int]) -> list[list[Pairing]]:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One line of the league table."""
+    """One line of the league table (``won`` and ``lost`` count every win and defeat, those after extra time
+    and on penalties included: CP6's table shows them apart)."""
 
     seat: int
     played: int
@@ -102,6 +116,10 @@ class Row:
     goals_against: int
     points: int
     form: tuple[str, ...]  # "W" | "D" | "L", oldest first
+    won_extra_time: int = 0
+    won_penalties: int = 0
+    lost_extra_time: int = 0
+    lost_penalties: int = 0
 
     @property
     def goal_difference(self) -> int:
@@ -120,55 +138,70 @@ class Row:
             "goal_difference": self.goal_difference,
             "points": self.points,
             "form": list(self.form),
+            "won_regular": self.won - self.won_extra_time - self.won_penalties,
+            "won_extra_time": self.won_extra_time,
+            "won_penalties": self.won_penalties,
+            "lost_regular": self.lost - self.lost_extra_time - self.lost_penalties,
+            "lost_extra_time": self.lost_extra_time,
+            "lost_penalties": self.lost_penalties,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A finished match as the competition needs it (goals in play; ``winner`` decides a knock-out)."""
+    """A finished match as the competition needs it (goals in play; ``winner`` decides a knock-out;
+    ``points`` are the game's own scheme's, CP6, None for 3-1-0)."""
 
     home: int
     away: int
     score: tuple[int, int]
     winner: int | None  # the winning seat, None for a draw
+    decided_by: str = "regular"  # "regular" | "extra_time" | "penalties" | …, as ``MatchResult``
+    points: tuple[int, int] | None = None  # (home, away)
+
+    def points_of(self, seat: int) -> int:
+        """The points this match earned ``seat`` (CP3, or the game's scheme, CP6)."""
+        if self.points is not None:
+            return self.points[0 if seat == self.home else 1]
+        if self.winner is None:
+            return POINTS["draw"]
+        return POINTS["win"] if self.winner == seat else POINTS["loss"]
+
+
+_COUNTS = ("played", "won", "drawn", "lost", "goals_for", "goals_against", "points")
+_WAYS = ("won_extra_time", "won_penalties", "lost_extra_time", "lost_penalties")
 
 
 def table(draw: list[int], results: list[Result]) -> list[Row]:
-    """The league table after ``results`` (in the order they were played), sorted by CP4."""
-    stats = {s: [0, 0, 0, 0, 0, 0, 0] for s in draw}  # played, won, drawn, lost, for, against, points
+    """The league table after ``results`` (in the order they were played), sorted by CP4 with each result's
+    points (CP3, or its game's scheme: CP6)."""
+    counts = {s: dict.fromkeys(_COUNTS, 0) for s in draw}
+    ways = {s: dict.fromkeys(_WAYS, 0) for s in draw}
     form: dict[int, list[str]] = {s: [] for s in draw}
     for res in results:
         for seat, own, other in (
             (res.home, res.score[0], res.score[1]),
             (res.away, res.score[1], res.score[0]),
         ):
-            row = stats[seat]
-            row[0] += 1
-            row[4] += own
-            row[5] += other
-            if res.winner is None:
-                row[2] += 1
-                row[6] += POINTS["draw"]
-                form[seat].append("D")
-            elif res.winner == seat:
-                row[1] += 1
-                row[6] += POINTS["win"]
-                form[seat].append("W")
-            else:
-                row[3] += 1
-                form[seat].append("L")
-    rows = {
-        s: Row(s, *v[:6], points=v[6], form=tuple(form[s][-FORM_LENGTH:]))  # type: ignore[misc]
-        for s, v in stats.items()
-    }
+            row = counts[seat]
+            row["played"] += 1
+            row["goals_for"] += own
+            row["goals_against"] += other
+            row["points"] += res.points_of(seat)
+            outcome = "drawn" if res.winner is None else "won" if res.winner == seat else "lost"
+            row[outcome] += 1
+            form[seat].append(outcome[0].upper())
+            if outcome != "drawn" and res.decided_by in ("extra_time", "penalties"):
+                ways[seat][f"{outcome}_{res.decided_by}"] += 1
+    rows = {s: Row(s, **counts[s], form=tuple(form[s][-FORM_LENGTH:]), **ways[s]) for s in draw}
     lot = {s: i for i, s in enumerate(draw)}
 
     def head_to_head(seat: int, tied: set[int]) -> int:
-        points = 0
-        for res in results:
-            if {res.home, res.away} <= tied and seat in (res.home, res.away):
-                points += POINTS["draw"] if res.winner is None else POINTS["win"] if res.winner == seat else 0
-        return points
+        return sum(
+            res.points_of(seat)
+            for res in results
+            if {res.home, res.away} <= tied and seat in (res.home, res.away)
+        )
 
     def key(row: Row) -> tuple[int, ...]:
         return (-row.points, -row.goal_difference, -row.goals_for)
@@ -249,3 +282,64 @@ def round_name(kind: str, round_number: int, rounds: int) -> str:
         left = rounds - round_number
         return {0: "final", 1: "semi_final", 2: "quarter_final"}.get(left, f"round_{round_number}")
     return f"round_{round_number}"
+
+
+# ------------------------------------------------------------------------- carried from match to match
+
+Absence = dict[str, Any]
+"""A player who may not play a match, and why: ``{"player": 7, "reason": "suspended" | "injured",
+"matches": 2}`` (``matches``: the matches he still misses, this one included)."""
+
+
+@dataclass(frozen=True)
+class CarryRules:
+    """What a seat carries from each of its matches into its next one (CP7): a book per seat, JSON-safe so
+    that it lives in the competition's state (a restart or a replay has it as it was).
+
+    - ``start()``: a seat's book before its first match.
+    - ``report(engine)``: a finished match's state -> each side's part of its report (``"home"``, ``"away"``).
+    - ``after(book, part)``: the book after a match, from the seat's part of that match's report.
+    - ``absent(book)``: who may not play the seat's next match and why (``Absence``), in squad order.
+    - ``option``: the match option that receives ``{"home": [players], "away": [players]}``; the format
+      refuses a line-up naming any of them.
+    """
+
+    start: Callable[[], Any]
+    report: Callable[[Any], Mapping[str, Any]]
+    after: Callable[[Any, Any], Any]
+    absent: Callable[[Any], list[Absence]]
+    option: str = "unavailable"
+
+
+def carry_start(carry: CarryRules, draw: list[int]) -> dict[str, Any]:
+    """Every seat's book before the competition's first match (JSON: seats as strings)."""
+    return {str(seat): carry.start() for seat in draw}
+
+
+def carry_absent(
+    carry: CarryRules, books: Mapping[str, Any], home: int, away: int
+) -> dict[str, list[Absence]]:
+    """Who may not play the match between ``home`` and ``away``, and why, by side."""
+    return {
+        "home": carry.absent(books.get(str(home), carry.start())),
+        "away": carry.absent(books.get(str(away), carry.start())),
+    }
+
+
+def carry_into(carry: CarryRules, setup: MatchSetup, absent: Mapping[str, list[Absence]]) -> MatchSetup:
+    """The match's setup with its absent players in the carry's option (a player missing for two reasons is
+    named once)."""
+    players = {side: sorted({a["player"] for a in absent.get(side, [])}) for side in ("home", "away")}
+    return replace(setup, options={**setup.options, carry.option: players})
+
+
+def carry_after(
+    carry: CarryRules, books: Mapping[str, Any], home: int, away: int, engine: Any
+) -> dict[str, Any]:
+    """Every seat's book after the match between ``home`` and ``away`` ended in state ``engine``: the two
+    seats' books move on, the others' stay as they were (GF-21: only a seat's own matches count)."""
+    report = carry.report(engine)
+    out = dict(books)
+    for seat, side in ((home, "home"), (away, "away")):
+        out[str(seat)] = carry.after(books.get(str(seat), carry.start()), report.get(side, {}))
+    return out

@@ -4,7 +4,7 @@ translates. One msgid per meaning, so each is translated once for every game."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.api import N_
@@ -42,3 +42,11 @@ def final_whistle(
     if penalties is not None:
         params["pens_home"], params["pens_away"] = penalties
     return _WON[decided_by], params
+
+
+def full_time(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What a board says of a finished match (``view["phase"] == "over"``): the winning side (None: a draw)
+    and how the match was decided (a msgid of ``DECIDED_BY``); None while it is played."""
+    if view.get("phase") != "over":
+        return None
+    return {"winner": view.get("winner"), "decided_by": DECIDED_BY.get(str(view.get("decided_by") or ""), "")}

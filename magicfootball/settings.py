@@ -182,6 +182,9 @@ SERVE_STATIC = env_bool("SERVE_STATIC", True)
 # --- live games -------------------------------------------------------------------------------------
 # Seconds a bot "thinks" before it acts (tournament/realtime/driver.py); the browser tests use 0.05.
 BOT_DELAY = float(os.environ.get("BOT_DELAY", "0.9"))
+# A push to the other processes carries the new version's public data up to this many bytes (0: none), so
+# their spectators need no database read (issue 22, tournament/realtime/frames.py, "carried versions").
+CARRY_MAX_BYTES = int(os.environ.get("CARRY_MAX_BYTES", str(64 * 1024)))
 # Seconds a player may be away (no open socket) before the default decides for him, in rooms without a
 # decision timer (tournament/realtime/driver.py; the e2e tests use a few seconds).
 ABSENT_PLAYER_TIMEOUT = float(os.environ.get("ABSENT_PLAYER_TIMEOUT", "45"))

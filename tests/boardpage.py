@@ -64,6 +64,37 @@ class Page(HTMLParser):
         return [e for e in self.elements if e.tag == tag]
 
 
+class Tree(HTMLParser):
+    """The decider's choices as a board's page nests them (a tree of ``<prefix>-step`` disclosures and
+    ``<prefix>-leaf`` buttons, static/js/boardkit.js): each node's key and squares, a leaf's choice number."""
+
+    def __init__(self, html: str, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+        self.root: dict[str, Any] = {"children": []}
+        self.stack = [self.root]
+        self.buttons: list[int] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        cls = a.get("class", "").split()
+        if (tag == "details" and f"{self.prefix}-step" in cls) or (
+            tag == "button" and f"{self.prefix}-leaf" in cls
+        ):
+            node = {"key": a["data-key"], "squares": a.get("data-squares", "").split(), "children": []}
+            if tag == "button":
+                node["pick"] = int(a["value"])
+                self.buttons.append(node["pick"])
+            self.stack[-1]["children"].append(node)
+            if tag == "details":
+                self.stack.append(node)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "details" and len(self.stack) > 1:
+            self.stack.pop()
+
+
 def words(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 

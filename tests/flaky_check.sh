@@ -17,7 +17,8 @@ REALTIME=(
   tests/tournament/realtime tests/reliability/test_crash_recovery.py tests/reliability/test_lost_pushes.py
   tests/reliability/test_several_servers.py tests/reliability/test_slow_spectator.py
   tests/reliability/test_no_leaks_live.py tests/reliability/test_exactly_once.py
-  tests/reliability/test_driver_lease.py tests/gamenight/test_sockets.py tests/infra/test_channel_layer_redis.py
+  tests/reliability/test_driver_lease.py tests/reliability/test_carried_versions.py tests/gamenight/test_sockets.py
+  tests/infra/test_channel_layer_redis.py
 )
 yes > /dev/null & load1=$!
 yes > /dev/null & load2=$!

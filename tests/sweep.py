@@ -29,3 +29,22 @@ def examples(ci: int) -> int:
     """Hypothesis ``max_examples`` for a test whose examples are costly (a whole game each): ``ci`` in CI,
     ``SOAK_FACTOR`` times as many in the soak. Cheap tests take the profile's default instead."""
     return ci * SOAK_FACTOR if SOAK else ci
+
+
+QUICK_CHOICES = ("short",)  # an option value that plays a game's matches shorter (chess football's length)
+
+
+def quick_options(game: str) -> dict[str, object]:
+    """A game's room options for a CI-sized sweep over whole competitions: the short match length where the
+    game offers one (chess football's halves of 10 moves, CF-10), the rules' full length under the soak.
+    The full length itself is tested by each game's own room tests."""
+    if SOAK:
+        return {}
+    from games.api import get_game
+
+    return {
+        option.key: value
+        for option in get_game(game).options
+        for value, _label in option.choices
+        if value in QUICK_CHOICES
+    }

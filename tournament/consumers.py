@@ -17,13 +17,20 @@ from django.utils.translation import gettext_noop
 
 from tournament.messages import error_text
 from tournament.realtime import frames, gamenight, wire
-from tournament.realtime.db import db
+from tournament.realtime.db import consistent, db
 from tournament.realtime.html import html_format
 from tournament.realtime.hub import hubs
 from tournament.rules.errors import Forbidden, MalformedAction, RulesError
 from tournament.rules.events import Actor
 from tournament.rules.projection import Viewer
-from tournament.selectors import Identity, events_for, game_by_code, identify, identify_session
+from tournament.selectors import (
+    Identity,
+    events_for,
+    game_by_code,
+    identify,
+    identify_session,
+    snapshot_by_code,
+)
 from tournament.services import timers
 from tournament.services.actions import game_act
 
@@ -110,7 +117,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.viewer = Viewer()
         self.unacked = 0
         self.held: tuple[str, int, int | None] | None = None
-        self.seen_version: int | None = None  # the view version this socket holds (delta clients)
+        self.seen_version: int | None = None  # the view version this socket holds (deltas, the hub)
         self.last_sent_seq = 0
         self.tokens = float(RATE_BURST)
         self.refilled = time.monotonic()
@@ -351,6 +358,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._error(RulesError("server_error"))
             return
         snap = hub.current.snap
+        if snap is None:  # the hub holds a version its push carried: read the snapshot here, not in the hub
+            snap = await db(consistent, snapshot_by_code, self.code)
         if self.fmt == "json":
             after = since
             while True:
@@ -363,6 +372,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.unacked = 0
         self.held = None
         initial = await db(frames.initial_frame, snap, self.viewer, self.fmt)
+        if self.seen_version is not None and self.seen_version > snap.version:
+            return  # the hub wrote a newer version meanwhile (it follows the events sent): this one is stale
         await self.deliver(initial, snap.last_seq, snap.version)
 
     async def _error(self, exc: RulesError, action_id: Any = None) -> None:

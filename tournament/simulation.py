@@ -97,13 +97,14 @@ def play_game(
     mode: str = "world_cup",
     game: str = MAGIC_FOOTBALL,
     competition: str = "",
+    options: dict[str, Any] | None = None,
     max_actions: int = MAX_ACTIONS,
     max_seconds: float = MAX_SECONDS,
     on_action: Callable[[int], None] | None = None,
 ) -> GameReport:
     """Create a room of bots, start it and play it to its end (the Cup, or the competition of another
-    game: ``competition`` single, cup or league, by default one match for 2 players and a cup for more)
-    through ``game_act``; check and report.
+    game: ``competition`` single, cup or league, by default one match for 2 players and a cup for more,
+    with the game's room ``options``) through ``game_act``; check and report.
 
     ``on_action(n)`` is called after every accepted action (progress bars).
     """
@@ -111,6 +112,7 @@ def play_game(
     rules: dict[str, Any] = {"seats": players}
     if game != MAGIC_FOOTBALL:
         rules["competition"] = competition or ("single" if players == 2 else "cup")
+        rules["options"] = dict(options or {})
     room = room_create(nickname=None, mode=mode, bots=strengths, seed=seed, house_rules=rules, game=game)
     game = Game.objects.get(code=room.code)
     t0 = time.perf_counter()
@@ -270,6 +272,8 @@ def _competition_report(
             "decided_by": m.decided_by,
             "winner": competition_rules.match_summary(m)["winner"],
         }
+        # a game's own points and who could not play (rulings CP6, CP7), where its game has them
+        | {key: m.context[key] for key in ("points", "absent") if key in m.context}
         for m in state.matches
         if m.home is not None and m.away is not None
     ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.api import N_, Game, Line, MatchEvent, MatchSetup, Option, Ref, register_game
+from games.api import N_, Game, Line, MatchEvent, MatchSetup, Option, register_game, sentence_line
 from games.chess_football import board, bots, sentences
 from games.chess_football.rules import FORMAT, chess_setup
 from games.chess_football.state import ChessState
@@ -48,13 +48,8 @@ def room_setup(labels: tuple[str, str], knockout: bool, options: Mapping[str, An
 
 def line(event: MatchEvent) -> Line | None:
     """The event's log line: the sentence of ``sentences.py`` with its sides as presenter references."""
-    said = sentences.sentence(event)
-    if said is None:
-        return None
-    text, params = said
-    values = {k: Ref("side", v) if k in sentences.SIDE_PARAMS else v for k, v in params.items()}
-    icon, tone = sentences.LOOK.get(event.kind, ("footprints", "match"))
-    return Line(text, values, icon, tone)
+    look = sentences.LOOK.get(event.kind, ("footprints", "match"))
+    return sentence_line(sentences.sentence(event), sentences.SIDE_PARAMS, look)
 
 
 def private(state: ChessState, side: str) -> frozenset[str]:

@@ -40,7 +40,7 @@ from games.chess_football.geometry import (
     parse_square,
     xy,
 )
-from games.labels import DECIDED_BY, PERIODS
+from games.labels import PERIODS, full_time
 
 CELL = 40  # SVG units per square
 MARGIN = 22  # room for the row numbers and the column letters
@@ -509,14 +509,7 @@ def board_context(
         "legend_squares": LEGEND_SQUARES,
         "legend_pieces": LEGEND_PIECES,
         "over": over,
-        "result": (
-            {
-                "winner": view.get("winner"),
-                "decided_by": DECIDED_BY.get(str(view.get("decided_by") or ""), ""),
-            }
-            if over
-            else None
-        ),
+        "result": full_time(view),
         "shootout": shootout,
         "move_seq": f"{period}-{plies}-{len(kicks)}-{score[0]}-{score[1]}-{len(view.get('moves') or ())}",
     }

@@ -3,9 +3,11 @@ windows a squad carries from match to match. Pure: a book in, the match's report
 
 Why its own module: ``games/competition.py`` knows rounds, brackets and a 3-1-0 league table for every
 format; grid football's tournament also needs points that depend on how a match was decided and players
-who miss matches for what happened in earlier ones. The platform will call these (RULES.md, "Not yet done").
+who miss matches for what happened in earlier ones. The platform calls these through two hooks of grid
+football's ``Game`` (``league_points=LEAGUE_POINTS, carry=CARRY``; rulings CP6 and CP7 of
+``games/competition.py``): the books live in the competition's state as JSON (``book_to_json``).
 
-Rulings (RULES.md, §6 "The Champions Cup"):
+Rulings (RULES.md, §9 "The Champions Cup"):
 
 - Points (§16): a win in normal time 5-0, after extra time (golden goal) 4-1, on penalties 3-2. Every cup
   match has a winner (it is played as a knock-out match).
@@ -26,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.api import MatchResult, Side
+from games.competition import Absence, CarryRules
 
 POINTS: dict[str, tuple[int, int]] = {"regular": (5, 0), "extra_time": (4, 1), "penalties": (3, 2)}
 CARD_WINDOW = 3
@@ -116,14 +119,76 @@ def after_match(book: Book, report: Mapping[int, Mapping[str, Any]]) -> dict[int
     return out
 
 
+# ------------------------------------------------------------------ the platform's hooks (CP6, CP7)
+
+LEAGUE_POINTS = match_points  # ``Game.league_points``: 5-0, 4-1, 3-2, and no draws in a league
+
+
+def book_to_json(book: Book) -> dict[str, Any]:
+    """A book as the competition's state stores it: ``{"7": {"cards": [2, 0], "injuries": [0, 0]}}``
+    (squad number -> [matches still to miss, matches left in the window])."""
+    return {
+        str(n): {
+            "cards": [r.cards.suspended, r.cards.window],
+            "injuries": [r.injuries.suspended, r.injuries.window],
+        }
+        for n, r in sorted(book.items())
+    }
+
+
+def book_from_json(data: Mapping[str, Any]) -> dict[int, Record]:
+    """Inverse of ``book_to_json``."""
+    return {int(n): Record(cards=Track(*r["cards"]), injuries=Track(*r["injuries"])) for n, r in data.items()}
+
+
+def _start() -> dict[str, Any]:
+    return {}
+
+
+def _report(engine: Any) -> Mapping[str, Any]:
+    from games.grid_football.rules import FORMAT
+
+    return FORMAT.report(engine)
+
+
+def _after(book: Mapping[str, Any], part: Mapping[Any, Mapping[str, Any]]) -> dict[str, Any]:
+    report = {int(n): line for n, line in part.items()}  # the report's numbers, ints or (from JSON) strings
+    return book_to_json(after_match(book_from_json(book), report))
+
+
+def absences(book: Book) -> list[Absence]:
+    """Who may not be named for the next match and why, in squad order: suspended (cards) and injured, with
+    the matches each still misses, this one included (a player may be both)."""
+    out: list[Absence] = []
+    for n, record in sorted(book.items()):
+        for reason, track in (("suspended", record.cards), ("injured", record.injuries)):
+            if track.suspended:
+                out.append({"player": n, "reason": reason, "matches": track.suspended})
+    return out
+
+
+def _absent(book: Mapping[str, Any]) -> list[Absence]:
+    return absences(book_from_json(book))
+
+
+CARRY = CarryRules(start=_start, report=_report, after=_after, absent=_absent, option="unavailable")
+"""``Game.carry``: each seat's book moves on after its matches (``FORMAT.report``) and its suspended and
+injured players go into its next match's ``unavailable`` option, which the line-up refuses (§16, GF-21)."""
+
+
 __all__ = [
     "CARD_WINDOW",
+    "CARRY",
     "INJURY_WINDOW",
+    "LEAGUE_POINTS",
     "POINTS",
     "Book",
     "Record",
     "Track",
+    "absences",
     "after_match",
+    "book_from_json",
+    "book_to_json",
     "match_points",
     "unavailable",
 ]

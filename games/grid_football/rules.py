@@ -21,6 +21,7 @@ from itertools import product
 from typing import Any
 
 from games.api import (
+    N_,
     Decision,
     IllegalDecision,
     MalformedDecision,
@@ -145,7 +146,6 @@ from games.grid_football.state import (
     S_SUBBED_OFF,
     S_UNAVAILABLE,
     S_WARMING,
-    STATUS_NAMES,
     GridState,
     clone,
     state_from_dict,
@@ -430,30 +430,39 @@ def _lineup_for(st: GridState, side: int, formation: tuple[int, int, int]) -> Ac
     return ("lineup", side, tuple(sorted(chosen)), 5, (5, 5, 5))
 
 
-def lineup_error(st: GridState, side: int, players: Any) -> str | None:
-    """Why a list of squad numbers is not a legal line-up (§3.2, A-39, §16), or None."""
+Refusal = tuple[str, dict[str, Any]]  # an N_-marked English msgid and its values (MatchError's words)
+
+
+def lineup_error(st: GridState, side: int, players: Any) -> Refusal | None:
+    """Why a list of squad numbers is not a legal line-up (§3.2, A-39, §16), or None: a msgid the player
+    reads in his language, and its values."""
     if not isinstance(players, list | tuple) or not all(
         isinstance(n, int) and not isinstance(n, bool) for n in players
     ):
-        return "a line-up is a list of squad numbers"
+        return N_("a line-up is a list of squad numbers"), {}
     if len(players) > 11:
-        return f"a line-up names 11 players, not {len(players)}: a twelfth pawn is not allowed"
+        return N_("a line-up names 11 players, not %(n)s: a twelfth pawn is not allowed"), {"n": len(players)}
     if len(players) < 11:
-        return f"a line-up names 11 players, not {len(players)}"
+        return N_("a line-up names 11 players, not %(n)s"), {"n": len(players)}
     if len(set(players)) != 11:
-        return "a player is named twice in the line-up"
+        return N_("a player is named twice in the line-up"), {}
     for n in players:
         if not 1 <= n <= SQUAD:
-            return f"there is no player {n} in a squad of 20"
+            return N_("there is no player %(n)s in a squad of 20"), {"n": n}
         if st.status[pawn(side, n)] == S_UNAVAILABLE:
-            return f"player {n} is suspended or injured and cannot play this match (§16)"
+            return N_("player %(n)s is suspended or injured and cannot play this match (§16)"), {"n": n}
     kinds = [kind_of(n) for n in players]
     if kinds.count(KEEPER) != 1:
-        return "a line-up has exactly one keeper (1 or 20)"
-    for kind in (DEFENDER, MIDFIELDER, ATTACKER):
+        return N_("a line-up has exactly one keeper (1 or 20)"), {}
+    lines = {
+        DEFENDER: N_("every line has 2, 3 or 4 players, not %(n)s defenders (A-39)"),
+        MIDFIELDER: N_("every line has 2, 3 or 4 players, not %(n)s midfielders (A-39)"),
+        ATTACKER: N_("every line has 2, 3 or 4 players, not %(n)s attackers (A-39)"),
+    }
+    for kind, msgid in lines.items():
         c = kinds.count(kind)
         if not 2 <= c <= 4:
-            return f"every line has 2, 3 or 4 players, not {c} {KIND_NAMES[kind]}s (A-39)"
+            return msgid, {"n": c}
     return None
 
 
@@ -2721,51 +2730,63 @@ def parse_choice(st: GridState, side: int, choice: Any) -> Action:
     return tuple(out)
 
 
-def why_illegal(st: GridState, a: Action) -> str:
-    """An English sentence saying why a well-formed action is not legal now."""
+def why_illegal(st: GridState, a: Action) -> Refusal:
+    """Why a well-formed action is not legal now: a msgid the player reads in his language, and its values."""
     k = a[0]
     side = st.dec_side
     if k == "lineup":
-        return lineup_error(st, a[1], list(a[2])) or "that line-up is not possible (§3)"
+        return lineup_error(st, a[1], list(a[2])) or (N_("that line-up is not possible (§3)"), {})
     if k in ("walk", "ball", "catch", "charge", "follow", "taker", "wall", "int", "foul"):
         p = a[1]
         if st.pos[p] < 0 and k not in ("taker", "wall"):
-            return f"player {NUMBER[p]} is not on the pitch"
+            return N_("player %(n)s is not on the pitch"), {"n": NUMBER[p]}
     if k == "walk" and st.phase == PH_ACT:
         p, w = a[1], a[2]
         if st.free_kick:
-            return "at a free kick one of your players must play the ball this turn (§13.5)"
+            return N_("at a free kick one of your players must play the ball this turn (§13.5)"), {}
         occb = occ_bits(st.pos)
         free = walk_free_bits(occb, st.ball, side, p == st.keeper[side], bool(st.flags & F_SPOIL))
         d = step_of(layers(st.pos[p], free), w)
+        words = {"n": NUMBER[p], "square": name(w), "roll": st.roll}
         if occb & BIT[w]:
-            return f"{name(w)} is taken: players never walk onto or through another player (§6 A)"
+            return N_("%(square)s is taken: players never walk onto or through another player (§6 A)"), words
         if not free & BIT[w]:
-            return f"player {NUMBER[p]} may not stand on {name(w)} now (goal squares, goal areas: §12)"
+            return N_("player %(n)s may not stand on %(square)s now (goal squares, goal areas: §12)"), words
         if d < 0 or d > st.roll:
-            return f"a walk to {name(w)} is longer than the roll of {st.roll} (§6 A)"
+            return N_("a walk to %(square)s is longer than the roll of %(roll)s (§6 A)"), words
         return (
-            f"player {NUMBER[p]} cannot end a walk of exactly {st.roll} steps on {name(w)}, or it would "
-            "break "
-            "the anti-spoiling rules while a clean move exists (§6 A, §12, A-66)"
+            N_(
+                "player %(n)s cannot end a walk of exactly %(roll)s steps on %(square)s, or it would break "
+                "the anti-spoiling rules while a clean move exists (§6 A, §12, A-66)"
+            ),
+            words,
         )
     if k == "ball":
         if st.lock == a[1]:
-            return "the restart taker may not touch the ball again before another player has (§4, A-49)"
+            return N_(
+                "the restart taker may not touch the ball again before another player has (§4, A-49)"
+            ), {}
         return (
-            f"player {NUMBER[a[1]]} cannot reach the ball in {a[2]} steps of a roll of {st.roll} and play it "
-            "on "
-            "(§6 B, A-42, A-43)"
+            N_(
+                "player %(n)s cannot reach the ball in %(steps)s steps of a roll of %(roll)s and play it "
+                "on (§6 B)"
+            ),
+            {"n": NUMBER[a[1]], "steps": a[2], "roll": st.roll},
         )
     if k == "kick":
         return (
-            "the ball cannot take that path: one direction with at most one 45-degree curve, exactly the "
-            "squares "
-            "left, never through an opponent or out of play, a relay only to a team-mate who may receive (§7)"
+            N_(
+                "the ball cannot take that path: one direction with at most one 45-degree curve, exactly the "
+                "squares left, never through an opponent or out of play, a relay only to a team-mate who may "
+                "receive (§7)"
+            ),
+            {},
         )
     if k == "follow":
-        return "that follow does not take him two steps nearer the ball, strictly nearest of his team (§6 D)"
-    return "that choice is not one of the pending decision's legal choices"
+        return N_(
+            "that follow does not take him two steps nearer the ball, strictly nearest of his team (§6 D)"
+        ), {}
+    return N_("that choice is not one of the pending decision's legal choices"), {}
 
 
 # ====================================================================== the format
@@ -2977,10 +2998,11 @@ class GridFootballFormat:
         if st.phase == PH_LINEUP:
             error = lineup_error(st, s, list(a[2]))
             if error:
-                raise IllegalDecision(error, reason="illegal_lineup")
+                raise IllegalDecision(error[0], words=error[1], reason="illegal_lineup")
             return self.apply_action(st, a, rng)
         if a not in set(self.legal_actions(st)):
-            raise IllegalDecision(why_illegal(st, a), reason="illegal_choice")
+            msgid, words = why_illegal(st, a)
+            raise IllegalDecision(msgid, words=words, reason="illegal_choice")
         return self.apply_action(st, a, rng)
 
     def result(self, state: GridState) -> MatchResult | None:
@@ -3007,59 +3029,10 @@ class GridFootballFormat:
 
     def view(self, state: GridState, side: Side | None, reveal_all: bool = False) -> dict[str, Any]:
         """What ``side`` may see (``None``: spectators): everything but the other side's line-up before both
-        are chosen (§3.2: they are chosen at the same time)."""
-        st = state
-        lineups: dict[str, Any] = {}
-        for s in (0, 1):
-            chosen = st.lineup[s] is not None
-            mine = side == NAMES[s] or reveal_all
-            both = st.lineup[0] is not None and st.lineup[1] is not None
-            lineups[NAMES[s]] = {
-                "chosen": chosen,
-                "players": list(st.lineup[s][:11]) if chosen and (mine or both) else None,  # type: ignore[index]
-            }
-        squads = {
-            NAMES[s]: [
-                {
-                    "number": n,
-                    "kind": KIND_NAMES[kind_of(n)],
-                    "status": STATUS_NAMES[st.status[pawn(s, n)]],
-                    "square": name(st.pos[pawn(s, n)]) if st.pos[pawn(s, n)] >= 0 else None,
-                    "yellow": st.yellow[pawn(s, n)],
-                    "red": bool(st.red[pawn(s, n)]),
-                    "injuries": st.bandage[pawn(s, n)],
-                }
-                for n in range(1, SQUAD + 1)
-            ]
-            for s in (0, 1)
-        }
-        holder = next((p for p in range(40) if st.ball >= 0 and st.pos[p] == st.ball), -1)
-        return {
-            "format": self.key,
-            "labels": list(st.labels),
-            "phase": PHASE_NAMES[st.phase],
-            "deciding": None if st.dec_side < 0 else NAMES[st.dec_side],
-            "period": st.period,
-            "clock": 6 * st.ones,
-            "rolls": st.rolls,
-            "fixed_length": st.fixed,
-            "turn": NAMES[st.turn],
-            "roll": st.roll,
-            "score": list(st.score),
-            "pens": None if st.pens is None else list(st.pens),
-            "ball": name(st.ball) if st.ball >= 0 else None,
-            "holder": label(holder) if holder >= 0 else None,
-            "path": [name(st.path[2 * i]) for i in range(len(st.path) // 2)],
-            "keepers": {NAMES[s]: (NUMBER[st.keeper[s]] if st.keeper[s] >= 0 else None) for s in (0, 1)},
-            "makeshift": {NAMES[s]: bool(st.makeshift[s]) for s in (0, 1)},
-            "subs": {NAMES[s]: st.subs[s] for s in (0, 1)},
-            "lock": label(st.lock) if st.lock >= 0 else None,
-            "lineups": lineups,
-            "squads": squads,
-            "winner": NAMES[st.winner] if st.winner >= 0 else None,
-            "decided_by": st.decided_by,
-            "last": st.last,
-        }
+        are chosen (§3.2: they are chosen at the same time); view.py."""
+        from games.grid_football.view import project
+
+        return project(self, state, side, reveal_all)
 
     def to_dict(self, state: GridState) -> dict[str, Any]:
         """The full state as JSON-safe data."""

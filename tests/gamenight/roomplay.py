@@ -1,7 +1,8 @@
 """What the browser tests of a whole match of another game share (test_dice_room_browser.py,
-test_chess_room_browser.py): two friends open a one-match room from the landing page with its short length,
-the second on a phone, a spectator watches from the start; the pages then wait for a decision or the final
-whistle, and in the end the spectator must have been told every event of the match."""
+test_chess_room_browser.py, test_grid_room_browser.py): two friends open a one-match room from the landing
+page with its short length, the second on a phone, a spectator watches from the start; the pages then wait
+for a decision or the final whistle, and in the end the spectator must have been told every event of the
+match."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from test_gamenight_browser import wait_socket
 
 
 def open_match_room(
-    server: Any, contexts: Callable[..., Any], game: str, title: str
+    server: Any, contexts: Callable[..., Any], game: str, title: str, length: str = "1"
 ) -> tuple[Any, Any, Any, str]:
-    """Anna creates a one-match room of ``game`` (short halves; its lobby names it ``title``), Ben joins on a
-    phone, a fan watches, Anna starts: (anna, ben, fan, code)."""
+    """Anna creates a one-match room of ``game`` (its match length the option's ``length``-th choice, a short
+    one; its lobby names it ``title``), Ben joins on a phone, a fan watches, Anna starts: (anna, ben, fan,
+    code)."""
     anna = contexts()
     anna.goto(server.url + "/")
     anna.fill("#create-nickname", "Anna")
@@ -26,7 +28,7 @@ def open_match_room(
     anna.select_option("#create-seats", "2")
     anna.select_option("#create-bots", "0")
     anna.check(f"[data-game={game}] input[name=competition][value=single]")  # the game's own fieldset
-    anna.select_option(f"#create-{game}-length", "1")  # the short halves: a quick match
+    anna.select_option(f"#create-{game}-length", length)  # the short halves: a quick match
     assert anna.locator("input[name=visit_fee_to]").first.is_hidden()  # Magic Football's fields hidden
     anna.get_by_role("button", name="Create room").click()
     anna.wait_for_url(re.compile(r"/r/[a-z0-9]+/$"))

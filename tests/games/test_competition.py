@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.api import cardless_setup
 from games.competition import (
+    CarryRules,
     CompetitionError,
     Result,
+    carry_absent,
+    carry_after,
+    carry_into,
+    carry_start,
     check,
     cup_entries,
     cup_next_entries,
@@ -119,4 +126,112 @@ def test_the_table_is_a_total_order_that_never_depends_on_the_result_order(
     rows = table(draw, results)
     assert sorted(r.seat for r in rows) == [1, 2, 3, 4]
     assert sum(r.points for r in rows) in range(2 * 6, 3 * 6 + 1)
+    assert [r.seat for r in table(draw, list(reversed(results)))] == [r.seat for r in rows]
+
+
+# ---------------------------------------------- a game's own points and what a seat carries (CP6, CP7)
+
+
+def test_a_league_with_its_own_points_scheme_plays_knock_out_matches() -> None:
+    assert [knockout(k, points_scheme=True) for k in ("single", "cup", "league")] == [False, True, True]
+
+
+def test_a_points_scheme_scores_the_table_and_its_head_to_head_and_counts_how_matches_were_won() -> None:
+    # 1, 2 and 3 end level on 7 points, goal difference 0 and 2 goals; between them 2 took 7 points, 1 five
+    # and 3 three: that orders them, whatever the lot.
+    results = [
+        Result(1, 2, (1, 1), 1, "penalties", (3, 2)),
+        Result(2, 3, (1, 0), 2, "regular", (5, 0)),
+        Result(3, 1, (1, 1), 3, "penalties", (3, 2)),
+        Result(4, 1, (0, 0), 4, "penalties", (3, 2)),
+        Result(2, 4, (0, 1), 4, "regular", (0, 5)),
+        Result(3, 4, (1, 0), 3, "extra_time", (4, 1)),
+    ]
+    rows = table([3, 1, 2, 4], results)
+    assert [(r.seat, r.points) for r in rows] == [(4, 9), (2, 7), (1, 7), (3, 7)]
+    top = rows[0].to_dict()
+    assert (top["won"], top["won_regular"], top["won_penalties"], top["lost"], top["lost_extra_time"]) == (
+        2,
+        1,
+        1,
+        1,
+        1,
+    )
+    assert top["drawn"] == 0 and top["form"] == ["W", "W", "L"]
+    for draw in itertools.permutations([1, 2, 3, 4]):  # never the lot
+        assert [r.seat for r in table(list(draw), results)] == [4, 2, 1, 3]
+
+
+def _toy_carry() -> CarryRules:
+    """A carry that books, per player, the matches he still misses: a report line ``{n: misses}``."""
+
+    def after(book: dict[str, int], part: dict[int, int]) -> dict[str, int]:
+        out = {n: left - 1 for n, left in book.items() if left > 1}
+        out.update({str(n): misses for n, misses in part.items()})
+        return out
+
+    return CarryRules(
+        start=dict,
+        report=lambda engine: engine,
+        after=after,
+        absent=lambda book: [
+            {"player": int(n), "reason": "suspended", "matches": m} for n, m in book.items()
+        ],
+        option="out",
+    )
+
+
+def test_a_seat_carries_its_book_from_its_matches_only_into_its_next_match() -> None:
+    carry = _toy_carry()
+    books = carry_start(carry, [1, 2, 3])
+    assert books == {"1": {}, "2": {}, "3": {}}
+    books = carry_after(carry, books, 1, 2, {"home": {7: 2}, "away": {}})
+    assert books == {"1": {"7": 2}, "2": {}, "3": {}}
+    absent = carry_absent(carry, books, 3, 1)
+    assert absent == {"home": [], "away": [{"player": 7, "reason": "suspended", "matches": 2}]}
+    setup = carry_into(carry, cardless_setup(True, ("p3", "p1"), {"length": "short"}), absent)
+    assert setup.options == {"length": "short", "out": {"home": [], "away": [7]}}
+    books = carry_after(carry, books, 3, 2, {"home": {}, "away": {}})  # seat 1 rests: nothing moves for it
+    assert books["1"] == {"7": 2}
+    books = carry_after(carry, books, 1, 3, {"home": {}, "away": {}})
+    assert carry_absent(carry, books, 1, 2)["home"] == [{"player": 7, "reason": "suspended", "matches": 1}]
+    assert json.loads(json.dumps(books)) == books  # stored with the competition as it is
+
+
+def test_a_player_missing_for_two_reasons_is_named_once_in_the_match_option() -> None:
+    carry = _toy_carry()
+    both = {"home": [{"player": 4, "reason": "suspended", "matches": 1}, {"player": 4, "reason": "injured"}]}
+    setup = carry_into(carry, cardless_setup(True, ("a", "b"), {}), both)  # type: ignore[arg-type]
+    assert setup.options["out"] == {"home": [4], "away": []}
+
+
+CUP_POINTS = {"regular": (5, 0), "extra_time": (4, 1), "penalties": (3, 2)}
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 4), st.integers(0, 4), st.sampled_from(sorted(CUP_POINTS)), st.booleans()),
+        min_size=6,
+        max_size=6,
+    ),
+    st.permutations([1, 2, 3, 4]),
+)
+def test_a_table_in_a_game_s_own_points_is_total_has_no_draw_and_adds_every_match_s_points(
+    matches: list[tuple[int, int, str, bool]], draw: list[int]
+) -> None:
+    pairs = [p for r in league_rounds([1, 2, 3, 4]) for p in r]
+    results = []
+    for p, (a, b, how, home_won) in zip(pairs, matches, strict=True):
+        win, loss = CUP_POINTS[how]
+        low, high = (min(a, b), max(a, b) + 1) if how == "regular" else (a, a + (how == "extra_time"))
+        score = (
+            (high, low) if home_won else (low, high)
+        )  # level after a shoot-out, a golden goal after extra time
+        points = (win, loss) if home_won else (loss, win)
+        results.append(Result(p.home, p.away, score, p.home if home_won else p.away, how, points))
+    rows = table(draw, results)
+    assert sorted(r.seat for r in rows) == [1, 2, 3, 4]
+    assert sum(r.points for r in rows) == 5 * 6 and sum(r.drawn for r in rows) == 0
+    assert all(r.won_extra_time + r.won_penalties <= r.won and r.form.count("D") == 0 for r in rows)
+    assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
     assert [r.seat for r in table(draw, list(reversed(results)))] == [r.seat for r in rows]

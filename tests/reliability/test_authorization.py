@@ -35,6 +35,7 @@ ACTIVE = "active seat"  # stands for whichever seat holds the open roll in a run
 
 DICE = "dice-football"
 CHESS = "chess-football"
+GRID = "grid-football"
 
 
 @dataclass
@@ -69,7 +70,8 @@ def _setup(phase: str, game: str = "magic-football") -> Setup:
         )
         state = load_snapshot(Game.objects.get(code=room.code)).state
         active, prompt = state.prompts[0].seat, state.prompts[0].id
-        choice = (state.prompts[0].choices or [None])[0]
+        # the first listed choice; a line-up, which lists none, by its default
+        choice = (state.prompts[0].choices or [state.prompts[0].default])[0]
     if phase == "paused":
         game_act(
             code=room.code,
@@ -145,6 +147,15 @@ def _chess_cases() -> list[tuple[str, str, set[str]]]:
     ]
 
 
+def _grid_cases() -> list[tuple[str, str, set[str]]]:
+    """A grid-football cup starts with both sides of each match naming their line-ups at once: a line-up is
+    answered with its own form (squad numbers, the keeper's column, the centre columns), by its seat only."""
+    return [
+        ("running", "lineup", {ACTIVE}),
+        ("paused", "lineup", set()),
+    ]
+
+
 def _action(name: str, s: Setup) -> tuple[dict[str, Any], dict[str, str]]:
     """The protocol action and the equivalent room-page form fields."""
     if name == "join":
@@ -185,6 +196,15 @@ def _action(name: str, s: Setup) -> tuple[dict[str, Any], dict[str, str]]:
             "prompt": str(s.prompt),
             "pick": "0",
         }
+    if name == "lineup":
+        assert s.choice is not None
+        return {"type": "answer", "prompt": s.prompt, "choice": s.choice}, {
+            "action": "lineup",
+            "prompt": str(s.prompt),
+            "players": [str(n) for n in s.choice["players"]],
+            "keeper_column": str(s.choice["keeper_column"]),
+            "centre": [str(c) for c in s.choice["centre"]],
+        }
     if name == "answer roll":
         return ({"type": "answer", "prompt": s.prompt, "choice": {"roll": True}}, {"action": "roll"})
     if name == "force_default":
@@ -218,7 +238,7 @@ def _state(code: str) -> tuple[int, int, int]:
     return game.version, game.last_seq, ActionRecord.objects.filter(game=game).count()
 
 
-CASES = {"magic-football": _cases(), DICE: _dice_cases(), CHESS: _chess_cases()}
+CASES = {"magic-football": _cases(), DICE: _dice_cases(), CHESS: _chess_cases(), GRID: _grid_cases()}
 CELLS = [
     (game, phase, name, role) for game, cases in CASES.items() for phase, name, _ in cases for role in ROLES
 ]

@@ -211,3 +211,65 @@ def test_no_viewer_of_a_chess_room_learns_a_penalty_choice_before_both_are_in() 
             )
         assert st.status == "finished"
     assert checked["views"] > 10, checked
+
+
+# ------------------------------------------------------------------------------------------ grid football
+GRID_SEEDS = range(sweep.size(ci=1, soak=20))
+
+
+def _grid_twin(st: Any, number: int, side: int) -> Any:
+    """The same room, but the side that has named its line-up in match ``number`` named another one (a
+    different keeper and attacker: a legal line-up all the same)."""
+    import copy
+
+    twin = copy.deepcopy(st)
+    engine = next(m for m in twin.matches if m.number == number).engine
+    players = engine.lineup[side]
+    eleven = players[:11]
+    swaps = {1: 20, 20: 1, 14: 19, 19: 14, 15: 18, 18: 15}
+    players[:11] = sorted(swaps.get(n, n) if swaps.get(n, n) not in eleven else n for n in eleven)
+    assert players[:11] != eleven
+    return twin
+
+
+def test_no_viewer_of_a_grid_room_learns_a_line_up_before_both_are_in() -> None:
+    """GF-30 in the rooms: while one side of a match has named its line-up and the other has not, the other
+    side, the other seats and the spectators get exactly what they would get had it named another eleven:
+    the same projection, the same events and the same HTML of every region of their pages."""
+    cat = get_catalog()
+    checked = Counter()
+    for seed in GRID_SEEDS:
+        rules = {"seats": 4, "competition": "cup", "options": {"length": "short"}}
+        st = new_game(seed, game="grid-football", house_rules=rules)
+        st, _ = apply_action(st, Actor("host"), {"type": "join", "nickname": "Anna", "host": True}, cat)
+        for _ in range(3):
+            st, _ = apply_action(st, Actor("host"), {"type": "add_bot", "strength": "random"}, cat)
+        st, events = apply_action(st, Actor("host"), {"type": "start"}, cat)
+        rng, seq = Rng(seed), 0
+        for step in itertools.count():
+            rows = []
+            for e in events:
+                seq += 1
+                rows.append({"seq": seq, "kind": e.kind, "payload": e.payload, "audience": e.audience})
+            private = [r for r in rows if r["kind"] == "m.lineup"]
+            assert all(len(r["audience"] or ()) == 1 for r in private)
+            lining_up = False
+            for m in st.playing_matches():
+                named = [i for i in (0, 1) if m.engine.lineup[i] is not None]
+                lining_up |= len(named) < 2
+                if len(named) != 1:
+                    continue
+                side = named[0]
+                chooser = (m.home, m.away)[side].seat
+                twin = _grid_twin(st, m.number, side)
+                for viewer in [SPECTATOR, *(Viewer(s) for s in st.seats if s != chooser)]:
+                    assert _seen(st, viewer, rows, step, seq) == _seen(twin, viewer, rows, step, seq), viewer
+                    checked["views"] += 1
+            if not lining_up and step > 0:
+                break  # every line-up is in: the rest of the match is played in the open
+            prompt = st.prompts[rng.randbelow(len(st.prompts))]
+            choice = bots.decide(st, prompt, st.seats[prompt.seat].bot or "random", cat, rng)
+            st, events = apply_action(
+                st, Actor("seat", prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": choice}, cat
+            )
+    assert checked["views"] >= 6, checked

@@ -57,6 +57,18 @@ ROOMS: dict[str, tuple[dict[str, Any], int]] = {
         },
         1,
     ),
+    # a grid-football match: its line-ups, hidden until both are in, and its pawns through the crashes
+    "grid-football": (
+        {
+            "humans": 2,
+            "seed": 21,
+            "game": "grid-football",
+            "seats": 2,
+            "competition": "single",
+            "options": {"length": "short"},
+        },
+        1,
+    ),
 }
 
 

@@ -75,10 +75,10 @@ def _conflicting_calls(code: str, version: int, round_no: int) -> list[Callable[
     for i in range(THREADS):
         kind = i % 5
         if state.game != "magic-football" and kind in (2, 4):  # no money there: another of the listed choices
-            actor, action = (
-                Actor("seat", prompt.seat),
-                {"type": "answer", "prompt": prompt.id, "pick": i % len(prompt.choices)},
+            answer = (  # a line-up (grid football's first decision) lists none: its default again
+                {"pick": i % len(prompt.choices)} if prompt.choices else {"choice": prompt.default}
             )
+            actor, action = Actor("seat", prompt.seat), {"type": "answer", "prompt": prompt.id, **answer}
         elif kind == 0:
             actor, action = (
                 Actor("seat", prompt.seat),
@@ -112,6 +112,7 @@ ROOMS = {
     "magic-football": {"humans": 3, "bots": 1},
     "dice-football": {"humans": 2, "game": "dice-football", "seats": 2, "competition": "single"},
     "chess-football": {"humans": 2, "game": "chess-football", "seats": 2, "competition": "single"},
+    "grid-football": {"humans": 2, "game": "grid-football", "seats": 2, "competition": "single"},
 }
 
 

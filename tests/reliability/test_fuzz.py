@@ -108,8 +108,37 @@ CHESS_MOVES = [
     "Lc5-d6 ",
     "",
 ]
+# grid football's decisions (RULES.md §10): a line-up of squad numbers, a walk, a kick's path, …
+GRID_SQUARES = st.one_of(st.sampled_from(["5,8", "0,6", "5,0", "11,16", "12,3", "5,,8", "x,y", ""]), JUNK)
+GRID_CHOICES = st.one_of(
+    st.fixed_dictionaries(
+        {"kind": st.just("lineup")},
+        optional={
+            "players": st.one_of(st.lists(st.integers(min_value=-2, max_value=25), max_size=14), JUNK),
+            "keeper_column": st.one_of(st.integers(min_value=3, max_value=8), JUNK),
+            "centre": st.one_of(st.lists(st.integers(min_value=4, max_value=7), max_size=4), JUNK),
+        },
+    ),
+    st.fixed_dictionaries(
+        {
+            "kind": st.sampled_from(
+                ["walk", "ball", "kick", "intercept", "let_pass", "save", "roll", "substitute"]
+            )
+        },
+        optional={
+            "player": st.one_of(st.integers(min_value=0, max_value=21), JUNK),
+            "to": GRID_SQUARES,
+            "steps": st.one_of(st.integers(min_value=-1, max_value=7), JUNK),
+            "path": st.one_of(st.sampled_from(["5,7>5,8", "5,8>5,9>5,10", "5,8>", ">"]), JUNK),
+            "square": GRID_SQUARES,
+            "on": JUNK,
+            "off": JUNK,
+        },
+    ),
+)
 CHOICES = st.one_of(
     JSON,
+    GRID_CHOICES,
     st.fixed_dictionaries({"roll": JUNK}),
     st.fixed_dictionaries({"buy": JUNK}),
     st.fixed_dictionaries({"card": st.sampled_from(["F001", "K01", "M01", "G01", "R01", "NED", "F999"])}),
@@ -175,6 +204,8 @@ LIKELY = st.one_of(
                     {"kind": "move", "move": "Lc5-d6"},
                     {"kind": "move", "move": "Lg9-f8"},
                     {"kind": "move", "move": "e7>e9"},
+                    {"kind": "lineup", "players": [1, 2, 3, 4, 5, 8, 9, 10, 11, 14, 15]},
+                    {"kind": "roll"},
                 ]
             ),
         }
@@ -221,9 +252,11 @@ FRAMES = st.one_of(
 
 
 def _room(phase: str) -> tuple[Any, dict[int, str]]:
-    """A room with the host (seat 1) and two players; ``…-dice`` / ``…-chess``: a dice- or chess-football
-    cup instead."""
-    other = {"-dice": "dice-football", "-chess": "chess-football"}.get(phase[phase.rfind("-") :])
+    """A room with the host (seat 1) and two players; ``…-dice`` / ``…-chess`` / ``…-grid``: a dice-, chess-
+    or grid-football cup instead."""
+    other = {"-dice": "dice-football", "-chess": "chess-football", "-grid": "grid-football"}.get(
+        phase[phase.rfind("-") :]
+    )
     if other is not None:
         rules = {"seats": 6, "competition": "cup", "options": {"length": "short"}}
         room = room_create(nickname="Hosta", seed=17, house_rules=rules, game=other)
@@ -351,6 +384,15 @@ def test_fuzzed_websocket_frames_in_a_chess_room(
     frames: list[str], seat: int | str | None, errors: Any
 ) -> None:
     _fuzz_frames("running-chess", frames, seat, errors)
+
+
+# A grid-football cup: its line-ups (squad numbers) and its decisions of squares and paths.
+@hsettings(max_examples=CHESS_EXAMPLES, **UNHURRIED)
+@given(frames=st.lists(FRAMES, min_size=1, max_size=8), seat=st.sampled_from(["host", 1, 2, None]))
+def test_fuzzed_websocket_frames_in_a_grid_room(
+    frames: list[str], seat: int | str | None, errors: Any
+) -> None:
+    _fuzz_frames("running-grid", frames, seat, errors)
 
 
 def _fuzz_frames(phase: str, frames: list[str], seat: int | str | None, errors: Any) -> None:
@@ -527,6 +569,12 @@ def test_fuzzed_form_posts_never_500_nor_break_the_game_nor_echo_markup(
 @given(form=FORMS, who=st.sampled_from(["anonymous", "seat 2", "host"]), htmx=st.booleans())
 def test_fuzzed_form_posts_in_a_chess_room(form: dict[str, Any], who: str, htmx: bool, errors: Any) -> None:
     _fuzz_form("running-chess", form, who, htmx, errors)
+
+
+@hsettings(max_examples=CHESS_EXAMPLES, **UNHURRIED)
+@given(form=FORMS, who=st.sampled_from(["anonymous", "seat 2", "host"]), htmx=st.booleans())
+def test_fuzzed_form_posts_in_a_grid_room(form: dict[str, Any], who: str, htmx: bool, errors: Any) -> None:
+    _fuzz_form("running-grid", form, who, htmx, errors)
 
 
 def _fuzz_form(phase: str, form: dict[str, Any], who: str, htmx: bool, errors: Any) -> None:

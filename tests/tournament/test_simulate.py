@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+import sweep
+from django.core.management import CommandError, call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,13 +106,24 @@ def test_simulate_refuses_bad_arguments(tmp_path):
     assert refused.returncode == 2 and "dice-football" in refused.stderr
     assert _simulate("--competition", "cup").returncode == 2  # Magic Football has its own
 
+    def refusal(*argv: str) -> str:  # refused before any database is made: no child process needed
+        with pytest.raises(CommandError) as exc:
+            call_command("simulate", *argv)
+        assert exc.value.returncode == 2
+        return str(exc.value)
+
+    assert "another game" in refusal("--option", "length=short")  # Magic Football has no room options
+    assert "short" in refusal("--game", "chess-football", "--option", "length=forever")
+    assert "length" in refusal("--game", "chess-football", "--option", "pace=slow")
+
 
 @pytest.mark.parametrize(
     ("game", "players", "competition"),
-    [("dice-football", 3, "league"), ("duel", 3, ""), ("chess-football", 3, "")],
+    [("dice-football", 3, "league"), ("duel", 3, ""), ("chess-football", 3, ""), ("grid-football", 3, "")],
 )
 def test_simulate_plays_another_games_rooms_with_the_same_json_lines(game, players, competition):
     extra = ["--competition", competition] if competition else []
+    extra += [f"--option={key}={value}" for key, value in sweep.quick_options(game).items()]
     proc = _simulate(
         "--game", game, "--players", str(players), "--games", "2", "--seed", "5", "--json", *extra
     )
@@ -166,3 +178,18 @@ def test_simulated_games_go_through_game_act_as_the_seats():
     assert len(answers) == report.actions - 1
     assert {r.actor for r in answers} == {"seat:1", "seat:2"}
     assert game.status == "finished" and game.winner_country == report.winner["country"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_simulated_cup_of_a_game_with_its_own_points_reports_them_and_who_could_not_play():
+    """``simulate``'s JSON line of a cup in a game's own points (CP6, CP7): each match's points and absent."""
+    from cupgames import grid_cup_game, registered
+
+    from tournament.simulation import play_game
+
+    with registered(grid_cup_game(normal_ones=2, extra_ones=1, shootout_kicks=1)) as game:
+        report = play_game(seed=5, players=3, strengths=["random"] * 3, game=game.key, competition="cup")
+    line = report.as_json()
+    assert line["status"] == "finished" and line["invariants_ok"] is True and len(line["bracket"]) == 2
+    for m in line["bracket"]:
+        assert sum(m["points"]) == 5 and set(m["absent"]) == {"home", "away"}

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games.api import get_game
-from tournament.presentation.eventlog import round_label
+from tournament.presentation.eventlog import absence_text, round_label
 from tournament.presentation.present import choosing, names
 from tournament.rules.competition import MAGIC_FOOTBALL
 
@@ -38,6 +38,7 @@ def match_card(m: dict[str, Any], nick: dict[int, str]) -> dict[str, Any]:
         "penalties": m.get("penalties"),
         "decided_by": m.get("decided_by") or "",
         "winner": m.get("winner"),
+        "points": m.get("points"),  # a game's own points scheme (CP6): [home, away] once finished
         "round": round_label(f"round_{m['round']}") if m.get("round") else "",
     }
 
@@ -60,7 +61,27 @@ def standings(view: dict[str, Any]) -> dict[str, Any]:
         for r in view.get("bracket", [])
     ]
     matches = [match_card(m, nick) for m in view.get("matches", [])]
-    return {"kind": comp.get("kind", ""), "table": table, "rounds": rounds, "matches": matches}
+    return {
+        "kind": comp.get("kind", ""),
+        "table": table,
+        "rounds": rounds,
+        "matches": matches,
+        # CP6: the table counts the game's own points, and how each match was won or lost
+        "scheme": bool(view.get("points_scheme")),
+    }
+
+
+def absent(m: dict[str, Any], nick: dict[int, str]) -> list[dict[str, Any]]:
+    """The players of a match who may not play it, carried from earlier matches (CP7), and why: each with
+    the seat whose player he is, his squad number and the reason in the reader's language."""
+    out = []
+    for side in ("home", "away"):
+        for a in (m.get("absent") or {}).get(side, []):
+            seat = m.get(side)
+            out.append(
+                {"seat": seat, "name": nick.get(seat, "?"), "player": a["player"], "why": absence_text(a)}
+            )
+    return out
 
 
 def players(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -137,6 +158,7 @@ def boards(view: dict[str, Any], version: int | None) -> list[dict[str, Any]]:
                 "prompt_id": prompt["id"] if prompt is not None else "",
                 "version": version if prompt is not None else "",
                 "mine": True,
+                "absent": absent(mine, nick),
             }
         )
         return out
@@ -153,6 +175,7 @@ def boards(view: dict[str, Any], version: int | None) -> list[dict[str, Any]]:
                 "prompt_id": "",
                 "version": "",
                 "mine": False,
+                "absent": absent(m, nick),
             }
         )
     return out

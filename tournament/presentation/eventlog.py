@@ -1028,19 +1028,61 @@ def _competition_drawn(ctx: LogContext, p: dict[str, Any]):
     return escape(gettext("The match ends level: nobody wins.")), "whistle", "phase"
 
 
+def absence_text(absence: dict[str, Any]) -> str:
+    """Why a player may not play this match (ruling CP7: suspended or injured, for how many matches), for the
+    log and the team sheet."""
+    more = int(absence.get("matches", 1)) - 1
+    reason = absence.get("reason")
+    if reason == "suspended":
+        this = gettext("suspended for this match")
+        longer = ngettext(
+            "suspended for this match and %(n)s more match",
+            "suspended for this match and %(n)s more matches",
+            more,
+        )
+    elif reason == "injured":
+        this = gettext("injured for this match")
+        longer = ngettext(
+            "injured for this match and %(n)s more match",
+            "injured for this match and %(n)s more matches",
+            more,
+        )
+    else:
+        return gettext("not available")
+    return longer % {"n": more} if more > 0 else this
+
+
+def _absent_text(ctx: LogContext, p: dict[str, Any]) -> SafeString:
+    """Who may not play a competition match and why (CP7): "Anna: no. 7, suspended for this match; …"."""
+    absent = p.get("absent") if isinstance(p.get("absent"), dict) else {}
+    return mark_safe(
+        "; ".join(
+            _fill(
+                gettext("%(name)s: no. %(number)s, %(why)s"),
+                name=_who(ctx, p.get(f"{side}_coach")),
+                number=a.get("player"),
+                why=absence_text(a),
+            )
+            for side in ("home", "away")
+            for a in absent.get(side) or []
+            if isinstance(a, dict)
+        )
+    )
+
+
 @on("match_started")
 def _match_started(ctx: LogContext, p: dict[str, Any]):
     if p.get("home_role") == "seat":  # a competition room: seat against seat, no countries
-        return (
-            _fill(
-                gettext("%(round)s: %(home)s v %(away)s."),
-                round=round_label(p.get("round_name") or p.get("match_kind")),
-                home=_who(ctx, p.get("home_coach")),
-                away=_who(ctx, p.get("away_coach")),
-            ),
-            "swords",
-            "match",
+        text = _fill(
+            gettext("%(round)s: %(home)s v %(away)s."),
+            round=round_label(p.get("round_name") or p.get("match_kind")),
+            home=_who(ctx, p.get("home_coach")),
+            away=_who(ctx, p.get("away_coach")),
         )
+        absent = _absent_text(ctx, p)
+        if absent:
+            text = _fill(gettext("%(text)s Not available: %(who)s."), text=text, who=absent)
+        return text, "swords", "match"
     return (
         _fill(
             gettext("%(kind)s: %(home)s (%(hc)s) v %(away)s (%(ac)s)."),

@@ -4,8 +4,13 @@ takes the default for a human who lets it run out.
 One process drives a room: the one holding its lease (``tournament/realtime/lease.py``; every process
 without Redis). Bot actions still carry an action id derived from the version and the prompt, and timer
 actions expect the prompt still to be open, so should two processes ever take the same decision (Redis
-unreachable, a lease handed over mid-decision) the second is refused and changes nothing. Each decision
-submitted is logged at DEBUG ("decision … submitted"): the scale benchmark counts them per process.
+unreachable, a lease handed over mid-decision) the second is refused and changes nothing. Right before
+a decision is written the driver looks again whether it still holds the lease, on the database thread
+(``_act_if_driving``): a lease that moved while the bot thought, or while the call waited behind others
+on that thread, stops the decision before it reaches the database. Each decision submitted is logged at
+DEBUG ("decision … submitted"), each one stopped ("… not submitted: the lease moved") and each one the
+database refused as a duplicate of its action id ("… refused as a duplicate"), and counted in
+``counts``: the scale benchmark reads them per process (issue 22: 0 duplicates reaching the database).
 
 The timer waits for the deadline stored with the prompt (``tournament/services/timers.py``: server
 time, the same for every process and after a restart), and ``game_act`` refuses its default before that
@@ -20,6 +25,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -33,7 +39,7 @@ from tournament.rules.errors import RulesError, StaleVersion
 from tournament.rules.events import Actor
 from tournament.selectors import snapshot_by_code
 from tournament.services import timers
-from tournament.services.actions import game_act
+from tournament.services.actions import ActResult, game_act
 from tournament.services.presence import absent_since
 from tournament.services.store import Snapshot
 
@@ -55,6 +61,18 @@ def bot_delay(kind: str, all_bots: bool) -> float:
     return base
 
 
+@dataclass
+class DecisionCounts:
+    """What this process's driver did with its decisions (the scale benchmark and the tests read them)."""
+
+    attempts: int = 0  # decisions handed to the database (a bot's retry on a newer version counts again)
+    lease_moved: int = 0  # decisions stopped right before the database: another process drives the room now
+    duplicates: int = 0  # decisions the database refused as a duplicate of one already written
+
+
+counts = DecisionCounts()
+
+
 Plan = tuple[Any, ...]  # what a pending task does: ("bot",), ("timer", deadline) or ("absent",)
 
 
@@ -71,6 +89,10 @@ class Driver:
     ) -> None:
         self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._plans: dict[tuple[str, int], Plan] = {}
+        # prompts this process decided: the version its decision made. A snapshot older than that (the
+        # hub has not read the new version yet, and a poll or a lease round shows it the old one) must
+        # not schedule the same decision again: it would reach the database as a duplicate.
+        self._written: dict[tuple[str, int], int] = {}
         self._clock = clock
         self._sleep = sleep
 
@@ -84,6 +106,8 @@ class Driver:
         open_ids = {p.id for p in st.prompts} if st.status == "running" else set()
         for key in [k for k in self._pending if k[0] == snap.code and k[1] not in open_ids]:
             self._cancel(key)  # answered, or the game is paused or over: nothing of it may be decided
+        for key in [k for k, v in self._written.items() if k[0] == snap.code and snap.version >= v]:
+            del self._written[key]  # this snapshot shows the decision made
         if st.status != "running":
             return
         humans_in_play = any(not s.automated for s in st.seats.values() if not s.out)
@@ -94,6 +118,8 @@ class Driver:
             if seat is None:
                 continue
             key = (snap.code, prompt.id)
+            if key in self._written:
+                continue  # decided here already; this snapshot is older than the decision
             if seat.automated:
                 plan: Plan = ("bot",)
             elif st.house_rules.get("decision_timer"):
@@ -121,6 +147,8 @@ class Driver:
         """Drop every pending decision of a room: another process drives it now."""
         for key in [k for k in self._pending if k[0] == code]:
             self._cancel(key)
+        for key in [k for k in self._written if k[0] == code]:
+            del self._written[key]
 
     def _cancel(self, key: tuple[str, int]) -> None:
         self._plans.pop(key, None)
@@ -157,16 +185,18 @@ class Driver:
                 paused = True
                 await self._sleep(max(0.0, delay - (self._clock() - started)))
             action = {"type": "answer", "prompt": prompt_id, "choice": choice}
-            _submitted(snap.code, prompt_id, "bot", current.version)
             try:
-                await db(
-                    game_act,
+                result = await db(
+                    _act_if_driving,
+                    "bot",
+                    prompt_id,
                     code=snap.code,
                     actor=Actor("seat", seat),
                     action=action,
                     expected_version=current.version,
                     action_id=f"bot-{current.version}-{prompt_id}",
                 )
+                self._wrote(snap.code, prompt_id, result)
                 return
             except StaleVersion:  # another decision landed first: look again at the newest version
                 current = await db(snapshot_by_code, snap.code)
@@ -198,16 +228,8 @@ class Driver:
         while True:
             while (wait := (due - timers.clock_ms()) / 1000) > 0:
                 await asyncio.sleep(min(wait, TIMER_POLL))
-            _submitted(snap.code, prompt_id, "timer", None)
             try:
-                await db(
-                    game_act,
-                    code=snap.code,
-                    actor=Actor("system"),
-                    action={"type": "force_default", "prompt": prompt_id},
-                    expected_version=None,
-                    action_id=f"timer-{prompt_id}",
-                )
+                await self._force_default(snap.code, "timer", prompt_id)
                 return
             except RulesError as exc:
                 if exc.code != "timer_running":  # answered, paused, over: nothing to do
@@ -218,6 +240,24 @@ class Driver:
             # refused as early (the clock went back) or failed: look again shortly, since no new version
             # may come to schedule this timer again
             due = timers.clock_ms() + int(TIMER_POLL * 1000)
+
+    async def _force_default(self, code: str, kind: str, prompt_id: int) -> None:
+        """The default of an open prompt, taken by the system for a timer that ran out or a player away."""
+        result = await db(
+            _act_if_driving,
+            kind,
+            prompt_id,
+            code=code,
+            actor=Actor("system"),
+            action={"type": "force_default", "prompt": prompt_id},
+            expected_version=None,
+            action_id=f"{kind}-{prompt_id}",
+        )
+        self._wrote(code, prompt_id, result)
+
+    def _wrote(self, code: str, prompt_id: int, result: ActResult | None) -> None:
+        if result is not None:
+            self._written[(code, prompt_id)] = result.version
 
     async def _absent(self, snap: Snapshot, prompt_id: int, seat: int) -> None:
         """A room without a decision timer: when the prompt's owner has had no open socket for
@@ -243,30 +283,42 @@ class Driver:
                 if time.time() >= due:
                     break
                 wait = min(poll, max(0.05, due - time.time()))
-        _submitted(snap.code, prompt_id, "absent", None)
-        await self._submit(
-            snap.code,
-            Actor("system"),
-            {"type": "force_default", "prompt": prompt_id},
-            None,
-            f"absent-{prompt_id}",
-        )
-
-    async def _submit(
-        self, code: str, actor: Actor, action: dict[str, Any], version: int | None, action_id: str
-    ) -> None:
         try:
-            await db(
-                game_act, code=code, actor=actor, action=action, expected_version=version, action_id=action_id
-            )
+            await self._force_default(snap.code, "absent", prompt_id)
         except RulesError as exc:  # overtaken by another process or a human: nothing to do
-            log.debug("driver action in %s not applied: %s", code, exc.code)
+            log.debug("driver action in %s not applied: %s", snap.code, exc.code)
         except Exception:
-            log.exception("driver action in %s failed", code)
+            log.exception("driver action in %s failed", snap.code)
 
 
-def _submitted(code: str, prompt_id: int, kind: str, version: int | None) -> None:
+def _act_if_driving(kind: str, prompt_id: int, *, code: str, **act: Any) -> ActResult | None:
+    """``game_act`` for one of the driver's decisions, on the database thread, if this process still
+    drives the room right now; None (nothing written) when the lease moved meanwhile.
+
+    The look at the lease is local while the lease is fresh (a holder stops believing in it
+    ``SAFETY_SECONDS`` before Redis lets another process take it, so a decision that passes here reaches
+    the database before any other process may decide for the room); once the local belief ran out it asks
+    Redis (``Leases.confirm``). Should a decision still come second (a database that made it wait longer
+    than that), the action id refuses it as a duplicate.
+    """
+    version = act.get("expected_version")
+    if not leases.confirm(code):
+        counts.lease_moved += 1
+        log.debug(
+            "room %s: decision for prompt %s not submitted: the lease moved (%s, version %s)",
+            code,
+            prompt_id,
+            kind,
+            version,
+        )
+        return None
+    counts.attempts += 1
     log.debug("room %s: decision for prompt %s submitted (%s, version %s)", code, prompt_id, kind, version)
+    result = game_act(code=code, **act)
+    if result.duplicate:
+        counts.duplicates += 1
+        log.debug("room %s: decision for prompt %s refused as a duplicate (%s)", code, prompt_id, kind)
+    return result
 
 
 def absence_timeout() -> float:

@@ -7,18 +7,24 @@ Two formats share every frame kind: ``json`` (the documented protocol, docs/PROT
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from django.conf import settings
 
 from cards.catalog import get_catalog
 from tournament.models import Event
 from tournament.realtime.wire import Frame
-from tournament.rules.projection import Viewer, personal_part, public_part
+from tournament.rules.projection import SPECTATOR, Viewer, personal_part, public_part
 from tournament.selectors import event_visible, recent_events_for, view_for
 from tournament.services.store import Snapshot
 
 INITIAL_LOG = 60  # events sent with a full state
+SPECTATOR_KEY = "spectator"  # the hub's key of the spectators' projection (``hub.viewer_key``)
+CARRY_MAX_BYTES = 64 * 1024  # a push carries its version's public data up to this size, else only "v exists"
 
 
 _JSON_OPTIONS = orjson.OPT_NON_STR_KEYS  # like json.dumps: integer keys become strings
@@ -60,6 +66,103 @@ def visible(events: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]
     ]
 
 
+# ------------------------------------------------------------------------------ carried versions
+# The push that tells the other processes "version v exists" carries what every viewer of the room may
+# see of it — the public part, the spectators' personal part and the events without an audience — so a
+# process whose sockets in the room all watch as spectators renders the version without reading the
+# database (issue 22). Nothing else crosses Redis: a seat's or the host's projection is always built in
+# the receiving process from the snapshot it reads from the database.
+
+
+class _SharedParts:
+    """The public and spectators' parts of the last versions this process committed, built once for the
+    push and taken by this process's own room hub instead of projecting the same state again."""
+
+    SIZE = 64  # versions committed here whose hub has not rendered them yet (or that no hub here shows)
+
+    def __init__(self) -> None:
+        self._data: OrderedDict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def put(self, game_id: int, version: int, parts: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        with self._lock:
+            self._data[(game_id, version)] = parts
+            while len(self._data) > self.SIZE:
+                self._data.popitem(last=False)
+
+    def take(self, game_id: int, version: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        with self._lock:
+            return self._data.pop((game_id, version), None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+shared_parts = _SharedParts()
+
+
+def carry_limit() -> int:
+    """The largest carried payload in bytes (``CARRY_MAX_BYTES`` in the settings; 0 carries nothing)."""
+    return int(getattr(settings, "CARRY_MAX_BYTES", CARRY_MAX_BYTES))
+
+
+def carry(snap: Snapshot, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the push of a committed version carries (None when it would exceed ``carry_limit``): the
+    first event number of the version and one JSON blob of the spectators' data. Runs in the committing
+    thread; the parts are kept for this process's hub (``shared_parts``)."""
+    limit = carry_limit()
+    if limit <= 0:
+        return None
+    public = public_part(snap.state, get_catalog())
+    spectator = personal_part(snap.state, SPECTATOR, get_catalog())
+    shared_parts.put(snap.game_id, snap.version, (public, spectator))
+    seen = [e for e in events if e["audience"] is None]  # what a spectator may see (``visible``)
+    blob = encode_bytes({"public": public, "spectator": spectator, "events": seen})
+    if len(blob) > limit:
+        return None
+    first_seq = events[0]["seq"] if events else snap.last_seq + 1
+    return {"first_seq": first_seq, "data": blob}
+
+
+@dataclass(slots=True)
+class Carried:
+    """One version as its push carried it (``carry``): enough for the spectators' frames only."""
+
+    code: str
+    version: int
+    first_seq: int
+    last_seq: int
+    public: dict[str, Any]
+    spectator: dict[str, Any]
+    events: list[dict[str, Any]]  # every one without an audience
+
+    @classmethod
+    def of(cls, code: str, message: dict[str, Any]) -> Carried | None:
+        """The carried version of a ``game.changed`` message; None when it carries none or is malformed
+        (the receiver reads the database then)."""
+        payload = message.get("carry")
+        version, last_seq = message.get("version"), message.get("seq")
+        if not isinstance(payload, dict) or not isinstance(version, int) or not isinstance(last_seq, int):
+            return None
+        first_seq, data = payload.get("first_seq"), payload.get("data")
+        if not isinstance(first_seq, int) or not isinstance(data, bytes) or len(data) > carry_limit():
+            return None
+        try:
+            body = orjson.loads(data)
+            public, spectator, events = body["public"], body["spectator"], body["events"]
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            return None
+        if not isinstance(public, dict) or not isinstance(spectator, dict) or not isinstance(events, list):
+            return None
+        if any(not isinstance(e, dict) or e.get("audience") is not None for e in events):
+            return None
+        return cls(code, version, first_seq, last_seq, public, spectator, events)
+
+    def parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        return self.public, self.spectator
+
+
 def json_update(snap: Snapshot, viewer: Viewer, events: list[dict[str, Any]], first_seq: int) -> str:
     """A new version for a protocol client: its view and the events it may see since the last one (the
     full frame exactly as the room hub sends it)."""
@@ -81,39 +184,62 @@ class VersionFrames:
 
     def __init__(
         self,
-        snap: Snapshot,
+        snap: Snapshot | None,
         events: list[dict[str, Any]],
         first_seq: int,
         previous: VersionFrames | None = None,
+        carried: Carried | None = None,
     ) -> None:
-        self.snap = snap
+        self.snap = snap  # None for a version carried by the push (``Carried``): spectators' frames only
+        if snap is not None:
+            self.code, self.version, self.last_seq = snap.code, snap.version, snap.last_seq
+        else:
+            assert carried is not None, "a version needs its snapshot or what its push carried"
+            self.code, self.version, self.last_seq = carried.code, carried.version, carried.last_seq
         self.events = events
         self.first_seq = first_seq
         # The base of this version's deltas; it needs nothing older, so the chain is cut here.
-        self.previous = previous if previous is not None and previous.snap.version < snap.version else None
+        self.previous = previous if previous is not None and previous.version < self.version else None
         if previous is not None:
             previous.previous = None
-        self.public = public_part(snap.state, get_catalog())
         self._private_events = any(e["audience"] is not None for e in events)
         self._match_views: dict[tuple[str | None, bool], dict[str, Any]] = {}
         self._personal: dict[str, dict[str, Any]] = {}
         self._encoded: dict[Any, bytes] = {}
         self._frames: dict[tuple[str, str], Frame] = {}
+        parts = carried.parts() if carried is not None else None
+        if parts is None and snap is not None:
+            parts = shared_parts.take(snap.game_id, snap.version)  # built by the push of this process
+        if parts is not None:
+            self.public = parts[0]
+            self._personal[SPECTATOR_KEY] = self._numbered(dict(parts[1]))
+        else:
+            assert snap is not None
+            self.public = public_part(snap.state, get_catalog())
+
+    def _numbered(self, part: dict[str, Any]) -> dict[str, Any]:
+        part["version"] = self.version
+        part["seq"] = self.last_seq
+        part["code"] = self.code
+        return part
 
     @property
     def base(self) -> int | None:
         """The version this version's deltas apply to (None: no delta can be made)."""
-        return self.previous.snap.version if self.previous is not None else None
+        return self.previous.version if self.previous is not None else None
+
+    def has(self, key: str) -> bool:
+        """Whether this version can give the viewers sharing ``key`` their part (a carried version has
+        only the spectators')."""
+        return self.snap is not None or key in self._personal
 
     def personal(self, key: str, viewer: Viewer) -> dict[str, Any]:
         """The personal part of the view for the viewers sharing ``key`` (with version and event number)."""
         part = self._personal.get(key)
         if part is None:
+            assert self.snap is not None, "a carried version has only the spectators' part"
             part = personal_part(self.snap.state, viewer, get_catalog(), self._match_views)
-            part["version"] = self.snap.version
-            part["seq"] = self.snap.last_seq
-            part["code"] = self.snap.code
-            self._personal[key] = part
+            self._personal[key] = self._numbered(part)
         return part
 
     def view(self, key: str, viewer: Viewer) -> dict[str, Any]:
@@ -124,13 +250,12 @@ class VersionFrames:
         """The full ``update`` frame for ``viewer`` (``fmt``: as ``VersionPages.full``, always JSON here)."""
         frame = self._frames.get((key, "full"))
         if frame is None:
-            snap = self.snap
             frame = self._frames[(key, "full")] = Frame.of(
                 b'{"type":"update","version":%d,"first_seq":%d,"seq":%d,"view":{%s,%s},"events":%s}'
                 % (
-                    snap.version,
+                    self.version,
                     self.first_seq,
-                    snap.last_seq,
+                    self.last_seq,
                     self._body("public", self.public),
                     self._body(("personal", key), self.personal(key, viewer)),
                     self._events_json(viewer),
@@ -139,9 +264,12 @@ class VersionFrames:
         return frame
 
     def delta(self, key: str, viewer: Viewer, fmt: str = "json") -> Frame:
-        """The ``update`` frame with only what changed since ``base`` (there must be one)."""
+        """The ``update`` frame with only what changed since ``base`` (there must be one); the full frame
+        when the base was a carried version without this viewer's part."""
         previous = self.previous
         assert previous is not None, "no base version: send the full frame"
+        if not previous.has(key):
+            return self.full(key, viewer, fmt)
         frame = self._frames.get((key, "delta"))
         if frame is None:
             personal = self.personal(key, viewer)
@@ -152,14 +280,13 @@ class VersionFrames:
             members = b",".join(p for p in (public_changed, _members(changed)) if p)
             item_members = b",".join(p for p in (public_items, _members(items)) if p)
             patch_members = b",".join(p for p in (public_patches, _members(patches)) if p)
-            snap = self.snap
             frame = self._frames[(key, "delta")] = Frame.of(
                 b'{"type":"update","version":%d,"base":%d,"first_seq":%d,"seq":%d,"delta":{%s}%s%s%s,"events":%s}'
                 % (
-                    snap.version,
-                    previous.snap.version,
+                    self.version,
+                    previous.version,
                     self.first_seq,
-                    snap.last_seq,
+                    self.last_seq,
                     members,
                     b',"items":{%s}' % item_members if item_members else b"",
                     b',"patch":{%s}' % patch_members if patch_members else b"",

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from channels.layers import get_channel_layer
 
 from tournament.realtime import frames, gamenight, html
-from tournament.realtime.db import db
+from tournament.realtime.db import consistent, db
 from tournament.realtime.driver import driver
 from tournament.realtime.lease import RENEW_SECONDS, leases
 from tournament.rules.errors import RulesError
@@ -49,6 +49,7 @@ class Socket(Protocol):
 
     viewer: Viewer
     fmt: str
+    seen_version: int | None  # the newest version written to it (its first frame or a resync's included)
 
     def push(self, frame: str, seq: int, version: int | None = None) -> bool:
         """Write a frame now, or hold it back under back-pressure, without awaiting; False when the
@@ -76,28 +77,42 @@ def viewer_key(viewer: Viewer) -> str:
 
 @dataclass(slots=True)
 class Rendered:
-    """The latest snapshot of a room and the frames already rendered for it."""
+    """The latest version of a room and the frames already rendered for it: its snapshot read from the
+    database (or this process's cache), or, for a version another process committed, what its push
+    carried (``frames.Carried``: the spectators' data only, so only JSON spectators are served from it)."""
 
-    snap: Snapshot
+    snap: Snapshot | None
     events: list[dict[str, Any]]  # all events of the last refresh, with audiences (server-side only)
     first_seq: int
     json: frames.VersionFrames | None = None  # JSON frames, built when a protocol socket needs one
     pages: html.VersionPages | None = None  # HTML frames, built when a room page needs one
+    carried: frames.Carried | None = None
+
+    @property
+    def version(self) -> int:
+        return self.snap.version if self.snap is not None else self.carried.version  # type: ignore[union-attr]
+
+    @property
+    def last_seq(self) -> int:
+        return self.snap.last_seq if self.snap is not None else self.carried.last_seq  # type: ignore[union-attr]
 
     def json_frames(self, previous: Rendered | None) -> frames.VersionFrames:
         """This version's JSON frames; their deltas apply to ``previous`` (the last version pushed)."""
         if self.json is None:
             base = None
             if previous is not None:
-                base = previous.json or frames.VersionFrames(previous.snap, [], previous.first_seq)
-            self.json = frames.VersionFrames(self.snap, self.events, self.first_seq, base)
+                base = previous.json or frames.VersionFrames(
+                    previous.snap, [], previous.first_seq, carried=previous.carried
+                )
+            self.json = frames.VersionFrames(self.snap, self.events, self.first_seq, base, self.carried)
         return self.json
 
     def html_pages(self, previous: Rendered | None, cache: html.RegionCache) -> html.VersionPages:
-        """This version's HTML frames; their deltas apply to ``previous`` (the last version pushed)."""
+        """This version's HTML frames; their deltas apply to ``previous`` (the last version pushed; a
+        carried one cannot be a page's base: full frames then)."""
         if self.pages is None:
             base = None
-            if previous is not None:
+            if previous is not None and previous.snap is not None:
                 base = previous.pages or html.VersionPages(previous.json_frames(None), cache)
             self.pages = html.VersionPages(self.json_frames(previous), cache, base)
         return self.pages
@@ -119,6 +134,8 @@ class RoomHub:
         self._joining = 0  # joins in progress: the hub must not stop under them
         self._channel: str | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._carried: list[frames.Carried] = []  # versions pushes carried, not yet rendered
+        self._need_snapshot = False  # the next refresh reads the database even for the same version
 
     # ------------------------------------------------------------------ membership
     async def join(self, sock: Socket) -> None:
@@ -134,15 +151,20 @@ class RoomHub:
             # The first frame is rendered and sent with the fan-out held back (the hub's lock): an update of
             # a newer version can then neither overtake it nor be skipped for this socket after it.
             async with self._lock:
-                if self.current is None:  # another join or refresh held the lock during our refresh
+                if self.current is None or self.current.snap is None:
+                    # another join or refresh held the lock during our refresh, or the current version
+                    # came carried by its push: a first frame needs the snapshot from the database
+                    self._need_snapshot = True
                     await self._refresh_once()
-                if self.current is None:
+                if self.current is None or self.current.snap is None:
                     await db(snapshot_by_code, self.code)  # raises unknown_room
                     raise RulesError("server_error")
                 self.sockets.add(sock)
                 current = self.current
-                frame = await db(frames.initial_frame, current.snap, sock.viewer, sock.fmt)
-                await sock.deliver(frame, current.snap.last_seq, current.snap.version)
+                snap = current.snap
+                assert snap is not None
+                frame = await db(frames.initial_frame, snap, sock.viewer, sock.fmt)
+                await sock.deliver(frame, snap.last_seq, snap.version)
         finally:
             self._joining -= 1
             self._stop_if_unused()
@@ -174,7 +196,7 @@ class RoomHub:
                 await layer.group_add(room_group(self.code), self._channel)
             except Exception:  # the layer is down: sockets still join; the poll subscribes again later
                 log.warning("could not subscribe room %s to the channel layer", self.code, exc_info=True)
-        self._tasks.append(asyncio.create_task(self._poll(layer)))
+        hubs.polled()
         if leases.distributed():
             await leases.claim(self.code)  # before the first refresh, which shows the room to the driver
             self._tasks.append(asyncio.create_task(self._drive()))
@@ -195,8 +217,11 @@ class RoomHub:
                 continue
             if now and not held:
                 log.info("room %s: this process drives it now", self.code)
-                if self.current is not None:
+                if self.current is not None and self.current.snap is not None:
                     driver.poke(self.current.snap)
+                elif self.current is not None:  # a carried version: the driver needs the snapshot
+                    self._need_snapshot = True
+                    await self.refresh()
             elif held and not now:
                 log.info("room %s: another process drives it now", self.code)
                 driver.forget(self.code)
@@ -245,37 +270,49 @@ class RoomHub:
             if kind == "game.changed":
                 version = message.get("version", 0)
                 log.debug("room %s: push of version %s received", self.code, version)
-                if isinstance(version, int) and (self.current is None or version > self.current.snap.version):
+                if isinstance(version, int) and (self.current is None or version > self.current.version):
                     self._hint = max(self._hint, version)
+                    if "carry" in message and self._serves_watchers_only():
+                        carried = frames.Carried.of(self.code, message)
+                        if carried is not None:
+                            self._carried.append(carried)
                     await self.refresh()
             elif kind == "host.alert":
                 await self._broadcast_alert(str(message.get("message", "")))
             elif kind in gamenight.MESSAGES:  # chat lines, presence: no game version, forwarded as they are
                 await gamenight.forward(self, message)
 
-    async def _poll(self, layer: Any) -> None:
-        """Repair lost pushes: re-read the version every few seconds while sockets are connected.
+    def _serves_watchers_only(self) -> bool:
+        """Whether every socket here is a JSON spectator and this process does not drive the room: then a
+        version's carried data is all its frames need (a driver needs the whole state)."""
+        if leases.holds(self.code) or self._joining:
+            return False
+        spectator = frames.SPECTATOR_KEY
+        return all(sock.fmt == "json" and viewer_key(sock.viewer) == spectator for sock in self.sockets)
 
-        Each round also renews the room's subscription: a restarted Redis has forgotten every group (and
-        groups expire), and nothing else would tell this process to subscribe again. And it shows the
-        driver the room again although no new version came: a bot decision that gave up (its action
-        failed or was refused, e.g. while a database restarted) is scheduled anew instead of stalling the
-        room for good, since only a new version would otherwise schedule it (a flaky check's kill -9 run
-        found a room whose bot never decided again).
+    async def poll(self, version: int | None, layer: Any) -> None:
+        """One round of the process's poll (``Hubs._poll``) for this room, given the room's version in
+        the database (None: the room is gone).
+
+        The subscription is renewed (a restarted Redis has forgotten every group, and nothing else would
+        tell this process to subscribe again); a version this hub has not got (its push was lost) is read;
+        and the driver is shown the room again although no new version came: a bot decision that gave up
+        (its action failed or was refused, e.g. while a database restarted) is scheduled anew instead of
+        stalling the room for good, since only a new version would otherwise schedule it (a flaky check's
+        kill -9 run found a room whose bot never decided again).
         """
-        while True:
-            await asyncio.sleep(POLL_SECONDS)
-            if layer is not None and self._channel is not None:
-                with contextlib.suppress(Exception):
-                    await layer.group_add(room_group(self.code), self._channel)
-            try:
-                await self.refresh()
-                if self.current is not None:
-                    driver.poke(self.current.snap)  # what is already scheduled stays as it is
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.warning("poll of room %s failed", self.code, exc_info=True)
+        if layer is not None and self._channel is not None:
+            with contextlib.suppress(Exception):
+                await layer.group_add(room_group(self.code), self._channel)
+        current = self.current
+        if current is None or version is None or version > current.version:
+            await self.refresh()
+        elif current.snap is None and leases.holds(self.code):
+            self._need_snapshot = True  # this process drives the room now: the driver needs the state
+            await self.refresh()
+        current = self.current
+        if current is not None and current.snap is not None:
+            driver.poke(current.snap)  # what is already scheduled stays as it is
 
     # ------------------------------------------------------------------ rendering
     async def refresh(self) -> None:
@@ -292,10 +329,18 @@ class RoomHub:
 
     async def _refresh_once(self) -> None:
         previous = self.current
-        after = previous.snap.last_seq if previous is not None else None
+        after = previous.last_seq if previous is not None else None
         # The hint is used once: a poll (no hint) must read the database, or a version committed by another
         # process whose push was lost would hide behind this process's own newest snapshot for ever.
         hint, self._hint = self._hint, 0
+        need_snapshot, self._need_snapshot = self._need_snapshot, False
+        carried = self._take_carried(previous, hint, need_snapshot)
+        if carried is not None:
+            assert previous is not None
+            self._previous = previous
+            self.current = carried
+            await self._fan_out()
+            return
         loaded = _load_local(self.code, after, hint)
         if loaded is None:
             try:
@@ -303,7 +348,11 @@ class RoomHub:
             except RulesError:
                 return
         snap, events = loaded
-        if previous is not None and snap.version <= previous.snap.version:
+        if previous is not None and snap.version <= previous.version:
+            if previous.snap is None and snap.version == previous.version:
+                # the carried version's snapshot (a socket joins, or the driver needs it): nothing to send
+                self.current = Rendered(snap=snap, events=previous.events, first_seq=previous.first_seq)
+                driver.poke(snap)  # this process may have just taken the room over
             return
         first_seq = events[0]["seq"] if events else snap.last_seq + 1
         self._previous = previous
@@ -313,13 +362,35 @@ class RoomHub:
             return
         await self._fan_out()
 
+    def _take_carried(self, previous: Rendered | None, hint: int, need_snapshot: bool) -> Rendered | None:
+        """The newest version the pushes carried, when it follows ``previous`` without a gap and this
+        process may serve it from the carried data alone; None: read the database (a push missing, out
+        of order, too large or not carried, a socket that is no JSON spectator, this process driving)."""
+        found, self._carried = sorted(self._carried, key=lambda c: c.version), []
+        if previous is None or need_snapshot or not found or not self._serves_watchers_only():
+            return None
+        version, last_seq = previous.version, previous.last_seq
+        first_seq = last_seq + 1  # the frame's events follow the previous version's, seen or not
+        events: list[dict[str, Any]] = []
+        newest: frames.Carried | None = None
+        for item in found:
+            if item.version <= version:
+                continue  # already here (this process's own push came back, or a poll read it)
+            if item.first_seq != last_seq + 1:
+                return None  # a version in between was not carried (or its push was lost)
+            events += item.events
+            version, last_seq, newest = item.version, item.last_seq, item
+        if newest is None or hint > version:
+            return None  # a newer version was announced without its data
+        return Rendered(snap=None, events=events, first_seq=first_seq, carried=newest)
+
     async def _fan_out(self) -> None:
         """Every socket gets its projection's frame of the new version: the delta when it holds the
         version pushed before (JSON ``delta=1`` clients, room pages), else the full frame; one frame per
         projection and format, shared by all its sockets."""
         current = self.current
         assert current is not None
-        snap = current.snap
+        version_number, last_seq = current.version, current.last_seq
         groups: dict[tuple[str, str], list[Socket]] = {}
         for sock in list(self.sockets):
             groups.setdefault((viewer_key(sock.viewer), sock.fmt), []).append(sock)
@@ -332,12 +403,14 @@ class RoomHub:
                 version = current.html_pages(self._previous, self._regions)
             base = version.base
             for sock in members:
+                if sock.seen_version is not None and sock.seen_version >= version_number:
+                    continue  # it holds this version already: a resync answered it from a newer snapshot
                 if base is not None and sock.takes_delta(base):
                     frame = version.delta(key, viewer, fmt)
                 else:
                     frame = version.full(key, viewer, fmt)
-                if not sock.push(frame, snap.last_seq, snap.version):
-                    await sock.deliver(frame, snap.last_seq, snap.version)
+                if not sock.push(frame, last_seq, version_number):
+                    await sock.deliver(frame, last_seq, version_number)
         self._previous = None  # the next version's deltas start from this one
 
     async def _broadcast_alert(self, message: str) -> None:
@@ -369,7 +442,18 @@ def _load_local(code: str, after_seq: int | None, hint: int) -> tuple[Snapshot, 
     return snap, events
 
 
+def _versions(codes: list[str]) -> dict[str, int]:
+    """The current version of each room (one query for all the rooms a process serves)."""
+    from tournament.models import Game
+
+    return dict(Game.objects.filter(code__in=codes).values_list("code", "version"))
+
+
 def _load(code: str, after_seq: int | None) -> tuple[Snapshot, list[dict[str, Any]]]:
+    return consistent(_read, code, after_seq)
+
+
+def _read(code: str, after_seq: int | None) -> tuple[Snapshot, list[dict[str, Any]]]:
     snap = snapshot_by_code(code)
     if after_seq is None or after_seq >= snap.last_seq:
         return snap, []
@@ -383,7 +467,41 @@ class Hubs:
     def __init__(self) -> None:
         self._hubs: dict[str, RoomHub] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._poll_task: asyncio.Task[None] | None = None
         notify.local_rooms = self
+
+    def polled(self) -> None:
+        """Make sure the process's poll runs (a hub started): one task and one query every
+        ``POLL_SECONDS`` for all the rooms of this process, not one per room."""
+        task = self._poll_task
+        if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
+            self._poll_task = asyncio.ensure_future(self._poll())
+
+    async def _poll(self) -> None:
+        """Repair lost pushes: read the versions of every room this process serves in one query, and let
+        each hub renew its subscription, read what it missed and show its room to the driver
+        (``RoomHub.poll``). Ends when the process serves no room any more (the next hub starts it again)."""
+        layer = get_channel_layer()
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            rooms = [hub for hub in self._hubs.values() if hub._tasks]
+            if not rooms:
+                self._poll_task = None
+                return
+            try:
+                versions = await db(_versions, [hub.code for hub in rooms])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("poll of this process's rooms failed", exc_info=True)
+                continue
+            for hub in rooms:
+                try:
+                    await hub.poll(versions.get(hub.code), layer)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("poll of room %s failed", hub.code, exc_info=True)
 
     def serves(self, code: str) -> bool:
         loop = self._loop
@@ -400,7 +518,7 @@ class Hubs:
             return
 
         def wake() -> None:
-            if hub.current is None or version > hub.current.snap.version:
+            if hub.current is None or version > hub.current.version:
                 hub._hint = max(hub._hint, version)
                 task = asyncio.ensure_future(hub.refresh())
                 _background.add(task)

@@ -7,6 +7,11 @@ happens after the start is here: the competition's shape comes from ``games/comp
 the game's format, its decisions mirrored as prompts of the seats that coach its sides by
 ``matches.sync_prompts`` (as Magic Football's duels are), its events forwarded as ``m.*`` events. The
 matches of a round run side by side (ruling CP5); when the last one ends the next round starts.
+
+A game with its own points scheme (``Game.league_points``, CP6) has its cup and league matches scored by it
+(``MatchRecord.context["points"]``, home then away) and its league matches played as knock-out matches. A
+game that carries players' suspensions and injuries (``Game.carry``, CP7) keeps each seat's book in
+``competition["books"]``; each match records who could not play it and why (``context["absent"]``).
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from games.competition import (
     CompetitionError,
     Pairing,
     Result,
+    carry_absent,
+    carry_after,
+    carry_into,
+    carry_start,
     check,
     cup_entries,
     cup_next_entries,
@@ -119,6 +128,9 @@ def start(ctx: Ctx) -> None:
     st.competition = {"kind": kind, "draw": draw, "round": 0, "rounds": rounds}
     if kind == "cup":
         st.competition["entries"] = cup_entries(draw)
+    carry = game_of(st).carry
+    if carry is not None:
+        st.competition["books"] = carry_start(carry, draw)
     ctx.emit("competition_started", game=st.game, competition=kind, draw=draw, rounds=rounds)
     _next_round(ctx)
 
@@ -173,8 +185,15 @@ def _start_match(ctx: Ctx, pairing: Pairing, round_number: int) -> None:
     )
     st.matches.append(record)
     setup = game.room_setup(
-        (f"p{pairing.home}", f"p{pairing.away}"), knockout(comp["kind"]), st.house_rules["options"], ctx.rng
+        (f"p{pairing.home}", f"p{pairing.away}"),
+        knockout(comp["kind"], game.league_points is not None),
+        st.house_rules["options"],
+        ctx.rng,
     )
+    if game.carry is not None:  # CP7: the suspended and injured of both seats may not play
+        absent = carry_absent(game.carry, comp.get("books", {}), pairing.home, pairing.away)
+        setup = carry_into(game.carry, setup, absent)
+        record.context["absent"] = absent
     fmt = game.format
     begin = getattr(fmt, "start_with_events", None)  # a format may tell what happens at the kick-off
     if begin is not None:
@@ -188,12 +207,14 @@ def _start_match(ctx: Ctx, pairing: Pairing, round_number: int) -> None:
         match_kind=record.kind,
         slot=record.slot,
         round=round_number,
+        round_name=round_name(comp["kind"], round_number, comp["rounds"]),
         home="",
         away="",
         home_coach=pairing.home,
         away_coach=pairing.away,
         home_role=SEAT_ROLE,
         away_role=SEAT_ROLE,
+        **({"absent": record.context["absent"]} if "absent" in record.context else {}),  # CP7
     )
     forward_events(ctx, record, list(events))
     if fmt.result(record.engine) is None:
@@ -214,6 +235,15 @@ def finish_match(ctx: Ctx, record: MatchRecord, result: MatchResult) -> None:
     st.prompts = [p for p in st.prompts if p.context.get("match") != record.number]
     assert record.home is not None and record.away is not None
     winner = record.home.seat if result.winner == "home" else record.away.seat if result.winner else None
+    game = game_of(st)
+    comp = st.competition
+    if game.league_points is not None and comp.get("kind") in ("cup", "league") and result.winner:  # CP6
+        points = game.league_points(result)
+        record.context["points"] = [points["home"], points["away"]]
+    if game.carry is not None:  # CP7: the two seats' books move on
+        comp["books"] = carry_after(
+            game.carry, comp.get("books", {}), record.home.seat, record.away.seat, record.engine
+        )
     ctx.emit(
         "match_over",
         match=record.number,
@@ -267,7 +297,17 @@ def results(st: GameState) -> list[Result]:
     out = []
     for m in st.matches:
         if m.status == "finished" and m.home is not None and m.away is not None:
-            out.append(Result(m.home.seat, m.away.seat, m.score, _winner_seat(m)))  # type: ignore[arg-type]
+            points = m.context.get("points")
+            out.append(
+                Result(
+                    m.home.seat,
+                    m.away.seat,
+                    m.score,  # type: ignore[arg-type]
+                    _winner_seat(m),
+                    decided_by=m.decided_by or "regular",
+                    points=(points[0], points[1]) if points else None,
+                )
+            )
     return out
 
 
@@ -360,6 +400,8 @@ def match_summary(m: MatchRecord) -> dict[str, Any]:
         "decided_by": m.decided_by,
         "winner_side": m.winner_side,
         "winner": _winner_seat(m),
+        "points": m.context.get("points"),  # CP6: the game's own points, [home, away], once finished
+        "absent": m.context.get("absent"),  # CP7: who could not play it and why, by side
     }
 
 
@@ -419,6 +461,8 @@ def public_part(state: GameState) -> dict[str, Any]:
             else None
         ),
         "table": standings(state),
+        "points_scheme": game_of(state).league_points
+        is not None,  # CP6: the table shows how matches were won
         "bracket": _live_scores(bracket(state), live),
         "matches": _live_scores([match_summary(m) for m in state.matches], live),
         "live": live,

@@ -235,7 +235,7 @@ def pushed_events(events: Sequence[Ev], first_seq: int, actor: str) -> list[dict
 def _after_commit(snap: Snapshot, pushed: list[dict[str, Any]]) -> None:
     cache.put(snap)
     recent_events.add(snap.game_id, pushed)
-    notify.game_changed(snap.code, snap.version, snap.last_seq)
+    notify.game_changed(snap.code, snap.version, snap.last_seq, snap, pushed)
 
 
 def _alert_host(code: str, message: str) -> None:

@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Coroutine
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -29,6 +29,9 @@ try:  # the Redis layer is optional (SQLite + in-memory layer needs no Redis)
     from channels_redis.utils import _consistent_hash, decode_hosts
 except ImportError:  # pragma: no cover - the project installs channels-redis
     RedisPubSubChannelLayer = None  # type: ignore[assignment,misc]
+
+if TYPE_CHECKING:
+    from tournament.services.store import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +81,17 @@ class _ThreadPublisher:
     """
 
     RETRY_SECONDS = 5.0
+    KEPT_GROUPS = 10_000  # receiver counts kept (one per room published to lately)
 
     def __init__(self) -> None:
         self._local = threading.local()
+        self._receivers: dict[str, int] = {}  # group → processes its last PUBLISH reached (PUBLISH's answer)
+
+    def others_may_listen(self, group: str, here: bool) -> bool:
+        """Whether the last push to ``group`` reached another process than this one (unknown: yes), so a
+        push is worth carrying the version's data: nobody else would read it otherwise."""
+        reached = self._receivers.get(group)
+        return reached is None or reached > (1 if here else 0)
 
     def applies(self, layer: Any) -> bool:
         if RedisPubSubChannelLayer is None or type(layer) is not RedisPubSubChannelLayer:
@@ -97,11 +108,14 @@ class _ThreadPublisher:
         channel = f"{layer._kwargs.get('prefix', 'asgi')}__group__{group}"
         client = local.clients[_consistent_hash(channel, len(local.clients))]
         try:
-            client.publish(channel, layer.serialize(message))
+            reached = client.publish(channel, layer.serialize(message))
         except redis.RedisError:
             local.down_until = time.monotonic() + self.RETRY_SECONDS
             log.warning("push to group %s failed; retrying through the server loop", group, exc_info=True)
             return False
+        if len(self._receivers) > self.KEPT_GROUPS:
+            self._receivers.clear()
+        self._receivers[group] = int(reached)
         return True
 
 
@@ -194,14 +208,41 @@ def _sent(task: asyncio.Future[Any]) -> None:
         log.warning("push failed: %s", task.exception())
 
 
-def game_changed(code: str, version: int, last_seq: int) -> None:
-    """Broadcast the new version; each socket renders its own viewer's projection of it."""
+def game_changed(
+    code: str,
+    version: int,
+    last_seq: int,
+    snap: Snapshot | None = None,
+    events: list[dict[str, Any]] | None = None,
+) -> None:
+    """Broadcast the new version; each socket renders its own viewer's projection of it.
+
+    Given the committed ``snap`` and its ``events`` (with their audiences), a push to other processes
+    carries what every viewer of the room may see of the version (``frames.carry``: the public part, the
+    spectators' part, the events without an audience; at most ``CARRY_MAX_BYTES``), so a process whose
+    sockets there all watch renders it without reading the database. A seat's, the host's or a hidden
+    event's data never go into the message: the process that serves such a viewer reads the database.
+    Nothing is carried while the room's last push reached no other process (one server, or a room whose
+    sockets are all here): the first push after another process subscribes then goes without data, and
+    that process reads the database once.
+    """
     rooms = local_rooms
     here = rooms is not None and rooms.serves(code)
-    message = {"type": "game.changed", "version": version, "seq": last_seq}
+    message: dict[str, Any] = {"type": "game.changed", "version": version, "seq": last_seq}
+    layer = get_channel_layer()
+    counted = _thread_publisher.applies(layer)  # this thread's PUBLISH tells how many processes listen
+    worth = not counted or _thread_publisher.others_may_listen(room_group(code), here)
+    if snap is not None and events is not None and _reaches_others(layer) and worth:
+        try:
+            carried = _carry(snap, events)
+        except Exception:  # the push itself matters more: the others read the database then
+            log.warning("could not carry version %s of room %s", version, code, exc_info=True)
+            carried = None
+        if carried is not None:
+            message["carry"] = carried
     # Published from this thread, the push to the others goes out while the loop already fans out here;
     # handed to the loop, it goes first, so that the other processes hear at once (module docstring).
-    local_first = here and _running_loop() is None and _thread_publisher.applies(get_channel_layer())
+    local_first = here and _running_loop() is None and _thread_publisher.applies(layer)
     if not local_first:
         _send(code, message, reached_here=here)
     if here:
@@ -211,6 +252,17 @@ def game_changed(code: str, version: int, last_seq: int) -> None:
             log.warning("local push to room %s failed", code, exc_info=True)
     if local_first:
         _send(code, message, reached_here=here)
+
+
+def _reaches_others(layer: Any) -> bool:
+    """Whether the layer reaches other processes (the in-process layer does not: nothing to carry)."""
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+def _carry(snap: Snapshot, events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    from tournament.realtime.frames import carry  # the realtime package imports this module
+
+    return carry(snap, events)
 
 
 def host_alert(code: str, message: str) -> None:

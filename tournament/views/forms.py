@@ -40,7 +40,9 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "marker": (frozenset({"prompt", "take"}), frozenset()),
     "keep_selection": (frozenset({"prompt", "keeper"}), frozenset({"field"})),
     "ac_keep": (frozenset({"prompt"}), frozenset({"keep"})),
-    "lineup": (frozenset({"prompt", "reserve"}), frozenset({"order"})),
+    # the duel's line-up (an order of cards and a reserve) or grid football's (squad numbers, the keeper's
+    # goal column and the centre columns of lines of three)
+    "lineup": (frozenset({"prompt", "reserve", "keeper_column"}), frozenset({"order", "players", "centre"})),
     "window": (frozenset({"prompt", "choice"}), frozenset()),
     "pick": (frozenset({"prompt", "pick"}), frozenset()),  # a listed choice by its number (games' boards)
     "add_bot": (frozenset({"strength"}), frozenset()),
@@ -64,7 +66,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 OPTIONAL = {
     "keep_selection": frozenset({"keeper", "field"}),
     "ac_keep": frozenset({"keep"}),
-    "lineup": frozenset({"reserve"}),
+    "lineup": frozenset({"reserve", "keeper_column"}),
     "house_rules": frozenset({"match_format"}),
 }
 PROMPT_ANSWERS = frozenset(
@@ -223,6 +225,19 @@ def _build(form: str, fields: dict[str, list[str]]) -> dict[str, Any]:
         )
     if form == "ac_keep":
         return _answer(fields, {"keep": _cards(fields.get("keep", []), 8)})
+    if form == "lineup" and ("players" in fields or "keeper_column" in fields or "centre" in fields):
+        # grid football's squad sheet: numbers only; the rules say what is wrong with the eleven
+        if "order" in fields or "reserve" in fields:
+            raise _bad(gettext_noop("an unexpected choice"))
+        numbers: dict[str, Any] = {
+            "kind": "lineup",
+            "players": [_int(v, 0, 99, "player") for v in fields.get("players", [])],
+        }
+        if one("keeper_column"):
+            numbers["keeper_column"] = _int(one("keeper_column"), 0, 99, "column")
+        if fields.get("centre"):
+            numbers["centre"] = [_int(v, 0, 99, "column") for v in fields["centre"]]
+        return _answer(fields, numbers)
     if form == "lineup":
         order = _cards(fields.get("order", []), 12)
         reserve = one("reserve")

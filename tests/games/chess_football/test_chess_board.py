@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import functools
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from boardpage import Page, board_msgids, english_left, shown_text, translated_away, words
+from boardpage import Tree as BoardTree
 from chess_helpers import position, sq
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -129,31 +129,9 @@ def viewers(st: ChessState) -> list[str | None]:
 
 
 # ------------------------------------------------------------------------------------------ the choices
-class Tree(HTMLParser):
-    """The decider's choices as the page nests them: disclosures (a piece, an offender…) and buttons."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.root: dict[str, Any] = {"children": []}
-        self.stack = [self.root]
-        self.buttons: list[int] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        cls = a.get("class", "").split()
-        if (tag == "details" and "chess-step" in cls) or (tag == "button" and "chess-leaf" in cls):
-            node = {"key": a["data-key"], "squares": a.get("data-squares", "").split(), "children": []}
-            if tag == "button":
-                node["pick"] = int(a["value"])
-                self.buttons.append(node["pick"])
-            self.stack[-1]["children"].append(node)
-            if tag == "details":
-                self.stack.append(node)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "details" and len(self.stack) > 1:
-            self.stack.pop()
+def Tree(html: str) -> BoardTree:
+    """The decider's choices as this board's page nests them."""
+    return BoardTree(html, "chess")
 
 
 _SQ = r"([a-i]\d{1,2})"
@@ -186,7 +164,7 @@ def clicks(choice: dict[str, Any], view: dict[str, Any]) -> list[str]:
     return [m.group(1), m.group(2)]
 
 
-def _follow(tree: Tree, path: list[str]) -> dict[str, Any]:
+def _follow(tree: BoardTree, path: list[str]) -> dict[str, Any]:
     """Click the path: at each level the one node standing for that square (or key)."""
     node = tree.root
     for i, step in enumerate(path):

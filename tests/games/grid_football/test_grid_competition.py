@@ -1,11 +1,29 @@
-"""The Champions Cup's points and the suspensions carried from match to match (§16, GF-21)."""
+"""The Champions Cup's points and the suspensions carried from match to match (§16, GF-21), and the hooks
+through which the platform's competitions use them (CP6, CP7)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from games.api import cardless_result
-from games.grid_football.competition import Record, Track, after_match, match_points, unavailable
+from games.api import IllegalDecision, cardless_result
+from games.competition import carry_into
+from games.grid_football.competition import (
+    CARRY,
+    LEAGUE_POINTS,
+    Record,
+    Track,
+    absences,
+    after_match,
+    book_from_json,
+    book_to_json,
+    match_points,
+    unavailable,
+)
+from games.grid_football.geometry import pawn
+from games.grid_football.rules import FORMAT, grid_setup
+from games.rng import Rng
 
 
 @pytest.mark.parametrize(
@@ -69,3 +87,52 @@ def test_injuries_work_like_cards_with_a_window_of_two() -> None:
     assert season({}, hurt, hurt, NOTHING) == [[], [], [9], []]
     assert season({}, out, NOTHING, NOTHING) == [[], [9], [9], []]
     assert after_match({}, NOTHING) == {}  # clean records are not kept
+
+
+# ------------------------------------------------- the platform's hooks (CP6, CP7 of games/competition.py)
+
+
+def test_the_league_points_hook_is_the_cup_points() -> None:
+    assert LEAGUE_POINTS is match_points
+
+
+def test_a_book_is_stored_as_json_and_read_back_as_it_was() -> None:
+    book = after_match(
+        after_match({}, RED), {9: {"yellow": 1, "red": False, "injuries": 1, "injured_out": False}}
+    )
+    data = book_to_json(book)
+    assert json.loads(json.dumps(data)) == data and book_from_json(data) == book
+    assert data == {"7": {"cards": [1, 0], "injuries": [0, 0]}, "9": {"cards": [0, 3], "injuries": [0, 2]}}
+
+
+def test_the_absent_say_why_and_for_how_many_matches() -> None:
+    out = {7: {"yellow": 2, "red": True, "injuries": 2, "injured_out": True}, 9: YELLOW[7]}
+    book = after_match({}, out)
+    assert absences(book) == [
+        {"player": 7, "reason": "suspended", "matches": 2},
+        {"player": 7, "reason": "injured", "matches": 2},
+    ]
+
+
+def test_the_carry_hook_moves_a_seat_s_book_on_from_the_match_report_and_keeps_the_player_out() -> None:
+    """A red card in a real match (the report of the engine's state) keeps him out of the next two: the
+    option the engine gets refuses him in the line-up and the squad shows him unavailable."""
+    rng = Rng(1)
+    state = FORMAT.start(grid_setup(knockout=True), rng)
+    state.red[pawn(0, 9)] = 1  # home's number 9 was sent off in this match (the engine's own bookkeeping)
+    state.yellow[pawn(0, 9)] = 2
+    book = CARRY.after(CARRY.start(), CARRY.report(state)["home"])
+    assert CARRY.absent(book) == [{"player": 9, "reason": "suspended", "matches": 2}]
+    absent = {"home": CARRY.absent(book), "away": []}
+    setup = carry_into(CARRY, grid_setup(knockout=True), absent)
+    assert setup.options["unavailable"] == {"home": [9], "away": []}
+    nxt = FORMAT.start(setup, Rng(2))
+    lineup = next(d for d in FORMAT.decisions(nxt) if d.side == "home")
+    squad = {p["number"]: p["available"] for p in lineup.options["squad"]}
+    assert squad[9] is False and 9 not in lineup.default["players"]
+    named = [n for n in lineup.default["players"] if n != 8] + [9]  # 9 in place of another midfielder
+    with pytest.raises(IllegalDecision, match="suspended or injured"):
+        FORMAT.apply(nxt, "home", dict(lineup.default, players=sorted(named)), Rng(3))
+    book = CARRY.after(book, {})  # he sat the next match out (it counts his suspension down, GF-21) …
+    assert CARRY.absent(book) == [{"player": 9, "reason": "suspended", "matches": 1}]
+    assert CARRY.absent(CARRY.after(book, {})) == []  # … and the one after

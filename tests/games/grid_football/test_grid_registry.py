@@ -1,5 +1,5 @@
-"""The engine is pure (no Django, no platform code) and registers its format on import, but is not a game
-of the platform yet (issue 25, step 1: nothing visible to users)."""
+"""The engine is pure (no Django, no platform code) and registers its format on import; the package registers
+the game (its board, sentences and line-up secrecy) and still imports nothing of Django."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_the_grid_football_package_imports_no_django_and_is_not_a_game_yet() -> None:
+def test_the_grid_football_package_imports_no_django_and_is_a_game() -> None:
     code = (
-        "import sys; import games.grid_football.rules, games.grid_football.bots, "
+        "import sys; import games.grid_football, games.grid_football.bots, "
         "games.grid_football.competition, games.api as api; "
         "assert api.get_format('grid-football').key == 'grid-football'; "
-        "assert 'grid-football' not in api.game_keys() and 'grid-football' not in api._LAZY; "
+        "assert 'grid-football' in api.game_keys() and api.get_game('grid-football').board; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'tournament', 'cards')); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

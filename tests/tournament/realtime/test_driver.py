@@ -212,23 +212,28 @@ def _answer_human(code: str, seat: int) -> None:
             return
 
 
+def _two_bots_started(seed: int):
+    """A started room of two easy bots (no socket: its driver is the test's) and its first snapshot."""
+    room = room_create(nickname=None, bots=["easy", "easy"], seed=seed, house_rules={"seats": 2})
+    game = Game.objects.get(code=room.code)
+    game_act(
+        code=room.code,
+        actor=Actor("host"),
+        action={"type": "start"},
+        expected_version=game.version,
+        action_id="start",
+    )
+    game.refresh_from_db()
+    return room, current_snapshot(game)
+
+
 async def test_a_bot_whose_version_moved_on_decides_again_instead_of_stalling(settings):
     """Two bots may hold prompts at once (both line-ups of a match); the one answering second finds the
     version moved on. It must decide again on the newest version, or nothing would ever schedule it again."""
     settings.BOT_DELAY = 0
 
     def setup():
-        room = room_create(nickname=None, bots=["easy", "easy"], seed=5, house_rules={"seats": 2})
-        game = Game.objects.get(code=room.code)
-        game_act(
-            code=room.code,
-            actor=Actor("host"),
-            action={"type": "start"},
-            expected_version=game.version,
-            action_id="start",
-        )
-        game.refresh_from_db()
-        stale = current_snapshot(game)
+        room, stale = _two_bots_started(seed=5)
         # the game moves on (the host pauses and resumes) while the bot's prompt stays open
         for kind in ("pause", "resume"):
             game_act(
@@ -432,3 +437,25 @@ async def test_a_bots_thinking_time_counts_toward_its_pause(monkeypatch, thinkin
     records = await database_sync_to_async(_records)(code)
     answered = [r for r in records if r[1].startswith("bot-") and r[2].get("prompt") == prompt.id]
     assert len(answered) == 1 and answered[0][0] == f"seat:{prompt.seat}"
+
+
+async def test_a_decision_made_here_is_not_taken_again_from_a_snapshot_older_than_it(settings, monkeypatch):
+    """After a bot's decision is written, this process's hub may still show the driver the version before
+    it (a poll or a lease round comes before the hub read the new one). That must not schedule the same
+    decision again: it would reach the database as a duplicate (issue 22, bench/scale.py counts them)."""
+    settings.BOT_DELAY = 0
+    monkeypatch.setattr(driver_module, "counts", driver_module.DecisionCounts())
+
+    room, before = await database_sync_to_async(_two_bots_started)(seed=8)
+    code = room.code
+    driver = driver_module.Driver()
+    prompt = before.state.prompts[0]
+    await driver._bot(before, prompt.id, prompt.seat, "easy", 0)  # decided and written
+    driver.poke(before)  # the hub shows the version before the decision once more
+    pending = [task for key, task in driver._pending.items() if key == (code, prompt.id)]
+    await asyncio.gather(*pending)
+    driver.forget(code)
+    counted = driver_module.counts
+    assert (counted.attempts, counted.duplicates) == (1, 0)
+    records = await database_sync_to_async(_records)(code)
+    assert len([r for r in records if r[1].startswith("bot-") and r[2].get("prompt") == prompt.id]) == 1

@@ -76,6 +76,7 @@ def bot_game(seed: int, humans: int = 1, bots: int = 3):
         yield st, log, batch
 
 
+STRIDE = sweep.size(ci=3, soak=1)  # the spectator-frame sweep: every STRIDE-th version besides private ones
 ID_RE = re.compile(r"\b[A-Z]{1,2}\d{2,3}\b|\b[A-Z]{3}\b")
 
 
@@ -147,6 +148,11 @@ def test_a_spectator_frame_never_contains_a_hidden_card(seed):
     knowledge = Knowledge()
     with translation.override("en"):
         for version, (st, log, batch) in enumerate(bot_game(seed)):
+            # CI renders every version that sent someone a private event (where a leak would come from)
+            # and every STRIDE-th of the rest; the soak renders every one
+            private = any(e["audience"] is not None for e in batch)
+            if not private and version % STRIDE:
+                continue
             knowledge.update(log)
             public = knowledge.public(st)
             snap = snap_of(st, version + 1, len(log))
@@ -160,7 +166,7 @@ def test_a_spectator_frame_never_contains_a_hidden_card(seed):
                 assert leaks(html.render_frame(ctx), st, public) == [], (version, st.phase)
             checked += 1
             matches += st.running_match is not None
-    assert checked > 300 and matches > 50  # the game went through matches, where hidden stacks abound
+    assert checked > 200 and matches > 30  # the game went through matches, where hidden stacks abound
 
 
 def test_the_leak_check_finds_a_leak():

@@ -121,3 +121,45 @@ def test_a_driver_schedules_nothing_for_a_room_another_process_drives(
     asyncio.run(scenario())
     assert scheduled == []
     assert lease_module.lease_key("ROOM6") == "mf:driver:ROOM6"
+
+
+def test_a_decision_whose_lease_moved_while_the_bot_thought_never_reaches_the_database(
+    shared: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The re-check right before writing: the lease handed over between scheduling and writing stops the
+    decision (counted), and a decision of the holder goes through (counted as an attempt)."""
+    from tournament.realtime import driver as driver_module
+    from tournament.services.actions import ActResult
+
+    mine, other = Leases(), Leases()
+    monkeypatch.setattr("tournament.realtime.driver.leases", mine)
+    monkeypatch.setattr(driver_module, "counts", driver_module.DecisionCounts())
+    written: list[str] = []
+
+    def game_act(*, code: str, action_id: str, **_: Any) -> ActResult:
+        written.append(action_id)
+        return ActResult(version=2, first_seq=1, last_seq=1, duplicate=action_id == "timer-5")
+
+    monkeypatch.setattr(driver_module, "game_act", game_act)
+    act = {"actor": None, "action": {}, "expected_version": 1}
+
+    async def scenario() -> None:
+        assert await mine.claim("ROOM7") is True
+        assert driver_module._act_if_driving("bot", 3, code="ROOM7", action_id="bot-1-3", **act) is not None
+        await mine.release("ROOM7")  # the lease moves while the next decision is being thought
+        assert await other.claim("ROOM7") is True
+        assert driver_module._act_if_driving("bot", 4, code="ROOM7", action_id="bot-1-4", **act) is None
+        assert await mine.claim("ROOM8") is True  # the database refuses a duplicate: counted
+        assert driver_module._act_if_driving("timer", 5, code="ROOM8", action_id="timer-5", **act) is not None
+        # a renewal that came late (a busy event loop): the local belief ran out, Redis still says mine
+        assert await mine.claim("ROOM9") is True
+        mine._until["ROOM9"] = time.monotonic() - 1
+        assert not mine.holds("ROOM9")
+        assert driver_module._act_if_driving("bot", 6, code="ROOM9", action_id="bot-1-6", **act) is not None
+        assert mine.holds("ROOM9")  # renewed by the re-check itself
+        assert await other.claim("ROOM9") is False
+
+    asyncio.run(scenario())
+    assert written == ["bot-1-3", "timer-5", "bot-1-6"]
+    counted = driver_module.counts
+    assert (counted.attempts, counted.lease_moved, counted.duplicates) == (3, 1, 1)

@@ -26,6 +26,7 @@ SEEDS = range(sweep.size(ci=2, soak=20))
 
 def room(game: str, kind: str, players: int, seed: int = 1, **rules: Any) -> GameState:
     """A started room of ``game``: the host and bots of every strength in ``players`` seats."""
+    rules = {"options": sweep.quick_options(game), **rules}  # short chess matches in CI, full in the soak
     st = new_game(seed, game=game, house_rules={"seats": players, "competition": kind, **rules})
     st, _ = act(st, HOST, {"type": "join", "nickname": "Anna", "host": True})
     strengths = itertools.cycle(["strong", "easy", "random"])
@@ -238,3 +239,47 @@ def test_a_setup_naming_a_generator_that_does_not_exist_is_refused(bad: Any) -> 
     setup = {"mode": "world_cup", "house_rules": {"seats": 2}, "game": "dice-football", "rng": bad}
     with pytest.raises(MalformedAction, match="unknown random generator"):
         from_setup(4, setup)
+
+
+# --------------------------------------------- a game's own points and what a seat carries (CP6, CP7)
+def test_a_league_in_a_game_s_own_points_has_no_draw_and_a_seat_s_book_moves_only_with_its_matches() -> None:
+    """Grid football's engine with its Champions Cup hooks (``tests/cupgames.py``), short matches: every
+    league match is decided (5-0, 4-1 or 3-2), the table adds those points, and a seat's book changes only
+    after its own matches (a rest is no match, GF-21) and always as the hook says from that match's report."""
+    from cupgames import grid_cup_game, registered
+
+    from games.grid_football.competition import CARRY, match_points
+    from games.grid_football.rules import FORMAT
+
+    with registered(grid_cup_game(normal_ones=3, extra_ones=1, shootout_kicks=2)) as game:
+        st = room(game.key, "league", 3, seed=2)
+        books = [dict(st.competition["books"])]
+        rng = Rng(2)
+        while st.status == "running":
+            prompt = st.prompts[rng.randbelow(len(st.prompts))]
+            choice = bots.decide(st, prompt, "random", CAT, rng)
+            before = {m.number for m in st.matches if m.status == "finished"}
+            st, _ = act(st, seat(prompt.seat), {"type": "answer", "prompt": prompt.id, "choice": choice})
+            for m in st.matches:
+                if m.status != "finished" or m.number in before:
+                    continue
+                moved = {str(m.home.seat), str(m.away.seat)}
+                report = FORMAT.report(m.engine)
+                old = books[-1]
+                assert st.competition["books"][str(m.home.seat)] == CARRY.after(
+                    old[str(m.home.seat)], report["home"]
+                )
+                assert st.competition["books"][str(m.away.seat)] == CARRY.after(
+                    old[str(m.away.seat)], report["away"]
+                )
+                assert all(st.competition["books"][s] == b for s, b in old.items() if s not in moved)
+                books.append(dict(st.competition["books"]))
+        assert len(books) == 4  # three matches, each moved the books of its two seats on
+        assert any(books[-1].values())  # and some card or injury was carried
+        rows = standings(st)
+        for m in st.matches:
+            assert m.winner_side  # no draw
+            expected = match_points(FORMAT.result(m.engine))
+            assert m.context["points"] == [expected["home"], expected["away"]]
+        assert sum(r["points"] for r in rows) == 5 * 3 and sum(r["drawn"] for r in rows) == 0
+        assert st.winner == {"seat": rows[0]["seat"], "competition": "league"}

@@ -4,13 +4,15 @@ transaction, the rows rebuild the state, the replay equals it, a record exports 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+import sweep
 
 from cards.catalog import get_catalog
 from cards.models import Match
-from games.api import get_format, get_game
+from games.api import get_format
 from games.rng import Rng
 from tournament.models import Game
 from tournament.rules import bots, invariants
@@ -30,6 +32,7 @@ ROOMS = [
     ("dice-football", "cup", 3),
     ("duel", "league", 3),
     ("chess-football", "cup", 3),
+    ("grid-football", "single", 2),
 ]
 
 
@@ -41,16 +44,24 @@ def _state(game: Game, version: int) -> GameState:
     return snap.state
 
 
-def play_room(key: str, kind: str, players: int, seed: int) -> tuple[Game, GameState, int]:
-    """A room of ``key`` with the host playing seat 1 against bots, played to its end through ``game_act``."""
+def play_room(
+    key: str,
+    kind: str,
+    players: int,
+    seed: int,
+    *,
+    strengths: tuple[str, ...] = ("strong", "easy", "random"),
+    every: Callable[[Game, GameState, int], None] | None = None,
+) -> tuple[Game, GameState, int]:
+    """A room of ``key`` with the host playing seat 1 against bots, played to its end through ``game_act``;
+    ``every(game, state, version)`` looks at each state before its move."""
     cat = get_catalog()
     room = room_create(
         nickname="Anna",
-        bots=["strong", "easy", "random"][: players - 1],
+        bots=list(strengths[: players - 1]),
         seed=seed,
         game=key,
-        house_rules={"seats": players, "competition": kind, "options": {}}
-        | ({"options": {"length": "short"}} if any(o.key == "length" for o in get_game(key).options) else {}),
+        house_rules={"seats": players, "competition": kind, "options": sweep.quick_options(key)},
     )
     game = Game.objects.get(code=room.code)
     assert game.kind == key and game.setup["game"] == key
@@ -62,6 +73,8 @@ def play_room(key: str, kind: str, players: int, seed: int) -> tuple[Game, GameS
     while True:
         state = _state(game, result.version)
         assert not invariants.check(state, cat), invariants.check(state, cat)
+        if every is not None:
+            every(game, state, result.version)
         if state.status != "running":
             return game, state, actions
         prompt = state.prompts[rng.randbelow(len(state.prompts))]

@@ -5,6 +5,7 @@ The fixtures live in conftest.py next to this file; tests import the plain helpe
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 from collections.abc import Callable
@@ -70,6 +71,32 @@ class Room:
     host: Client
     token: str | None
     host_key: str
+
+
+def game_room(game: str, kind: str = "single", seats: int = 2, bots: int = 1, length: str = "short") -> Room:
+    """A room of another game (its ``length`` option), Anna hosting in seat 1 with easy bots, in the lobby."""
+    from tournament.services.rooms import room_create
+
+    created = room_create(
+        nickname="Anna",
+        bots=["easy"] * bots,
+        seed=13,
+        game=game,
+        house_rules={"seats": seats, "competition": kind, "options": {"length": length}},
+    )
+    client = Client()
+    login(client, created.code, token=created.token, host_key=created.host_key)
+    return Room(created.code, client, created.token, created.host_key)
+
+
+def page_text(response: Any) -> str:
+    """A page's text as a reader gets it: tags gone, entities decoded, spaces collapsed."""
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
+
+
+def my_prompt(code: str, seat: int = 1) -> Any:
+    """The open prompt of ``seat`` (None: it has none)."""
+    return next((p for p in state_of(code).prompts if p.seat == seat), None)
 
 
 def start(room: Room) -> None:

@@ -5,17 +5,26 @@ and Magic Football's matches drawn on the chess board (R20)."""
 
 from __future__ import annotations
 
-import html
 import json
 import re
-from typing import Any
 
 import pytest
 from django.test import Client
-from roomkit import Room, act, find_seed, login, play_defaults, start, state_of, toast_text, version_of
+from roomkit import (
+    Room,
+    act,
+    find_seed,
+    game_room,
+    my_prompt,
+    page_text,
+    play_defaults,
+    start,
+    state_of,
+    toast_text,
+    version_of,
+)
 
 from tournament.models import Game
-from tournament.services.rooms import room_create
 
 pytestmark = pytest.mark.django_db
 
@@ -23,24 +32,10 @@ CHESS = "chess-football"
 
 
 def chess_room(kind: str = "single", seats: int = 2, bots: int = 1, length: str = "short") -> Room:
-    created = room_create(
-        nickname="Anna",
-        bots=["easy"] * bots,
-        seed=13,
-        game=CHESS,
-        house_rules={"seats": seats, "competition": kind, "options": {"length": length}},
-    )
-    client = Client()
-    login(client, created.code, token=created.token, host_key=created.host_key)
-    return Room(created.code, client, created.token, created.host_key)
+    return game_room(CHESS, kind, seats, bots, length)
 
 
-def text(response: Any) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
-
-
-def my_prompt(code: str, seat: int = 1) -> Any:
-    return next((p for p in state_of(code).prompts if p.seat == seat), None)
+text = page_text
 
 
 def test_the_lobby_names_the_game_and_its_match_length():

@@ -67,6 +67,14 @@ class Command(BaseCommand):
             "for 3-8) or a league",
         )
         parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a room option of another game, as the lobby offers it (e.g. length=short for chess "
+            "football); repeat for several",
+        )
+        parser.add_argument(
             "--db",
             default="sqlite",
             help="sqlite (a temporary file, default) | postgres (a fresh database on "
@@ -95,6 +103,7 @@ class Command(BaseCommand):
             raise CommandError("--competition is for another game's room", returncode=2)
         if game != "magic-football" and options.get("plot"):
             raise CommandError("--plot draws Magic Football's money; other games have none", returncode=2)
+        options["room_options"] = _room_options(game, options.get("option") or [])
         plot = options.get("plot")
         if plot and Path(plot).suffix.lower() not in (".png", ".svg"):
             raise CommandError("--plot needs a file name ending in .png or .svg", returncode=2)
@@ -165,6 +174,8 @@ class Command(BaseCommand):
         ]
         if options["competition"]:
             argv += ["--competition", options["competition"]]
+        for key, value in options.get("room_options", {}).items():
+            argv += ["--option", f"{key}={value}"]
         if options["json"]:
             argv.append("--json")
         if options.get("plot"):
@@ -214,6 +225,7 @@ class Command(BaseCommand):
                     mode=options["mode"],
                     game=options["game"],
                     competition=options["competition"],
+                    options=options["room_options"],
                     on_action=tick,
                 )
                 reports.append(report)
@@ -323,3 +335,28 @@ def _print_summary(console: Any, s: dict[str, Any], options: dict[str, Any]) -> 
     for reason, amount in s["money_per_game"].items():
         money.add_row(reason, f"{amount:,.0f}")
     console.print(money)
+
+
+def _room_options(game: str, given: list[str]) -> dict[str, Any]:
+    """``--option key=value`` pairs as the room's options (values as the game's ``Option`` has them): a
+    simulation can play the short matches a game night chooses, not only the rules' full length."""
+    if not given:
+        return {}
+    if game == "magic-football":
+        raise CommandError("--option is for another game's room", returncode=2)
+    from games.api import get_game
+
+    offered = {o.key: o for o in get_game(game).options}
+    out: dict[str, Any] = {}
+    for pair in given:
+        key, sep, text = pair.partition("=")
+        option = offered.get(key)
+        if not sep or option is None:
+            known = ", ".join(offered) or "none"
+            raise CommandError(f"--option {pair!r}: {game} has the options {known} (KEY=VALUE)", returncode=2)
+        values = [v for v, _label in option.choices if str(v) == text]
+        if not values:
+            choices = ", ".join(str(v) for v, _label in option.choices)
+            raise CommandError(f"--option {key} must be one of {choices}", returncode=2)
+        out[key] = values[0]
+    return out
