@@ -622,16 +622,20 @@ def main(argv: list[str] | None = None) -> int:
     pinned = pin_one_core()
     info = machine()
     print(f"{info['cpu']} ({info['cores']} cores), {info['python']}, {pinned}")
+    body: list[str] = []
+    for key in args.format or list(SECTIONS):
+        body += SECTIONS[key](args)
+    end = machine()  # the load average is the one when the run ended, as machine_lines says
+    print(f"load average at the end (1 / 5 / 15 min): {end['load']}")
+    command = " ".join(["python bench/formats.py", *(sys.argv[1:] if argv is None else argv)])
     lines = [
         f"## Match formats: throughput, bot time and strength ({info['date']})",
         "",
-        *machine_lines(info),
+        *machine_lines({**info, "load": end["load"]}),
+        f"- {pinned}; `{command}`",
+        "",
+        *body,
     ]
-    command = " ".join(["python bench/formats.py", *(sys.argv[1:] if argv is None else argv)])
-    lines += [f"- {pinned}; `{command}`", ""]
-    for key in args.format or list(SECTIONS):
-        lines += SECTIONS[key](args)
-    print(f"load average at the end (1 / 5 / 15 min): {machine()['load']}")
     if args.write:
         print(f"appended to {append_performance(chr(10).join(lines)).relative_to(ROOT)}")
     return 0

@@ -217,3 +217,19 @@ def test_the_strong_bot_sees_where_a_shoulder_charge_leaves_the_players() -> Non
     FORMAT.apply_action(st, charge, Rng(0))
     assert seen == st.pos
     assert at(st, HOME, 9) == "6,9" and at(st, AWAY, 8) == "7,9" and at(st, AWAY, 10) == "8,9"
+
+
+def test_the_strong_bot_relays_to_a_team_mate_for_a_sure_goal() -> None:
+    """Home's 9 plays from (6, 12) with 6: no single leg reaches a goal square (one curve a leg, §7.2, and
+    the keeper's square is never entered); through 14 on (6, 14), whose square costs nothing (§7), the ball
+    reaches (6, 16) with 3 left, which no keeper can save (A-74). Away's 3 on (2, 15) keeps 14 onside."""
+    st = position({1: (5, 0), 9: (6, 12), 14: (6, 14)}, {20: (5, 16), 3: (2, 15)}, ball=(6, 12))
+    kick_from(st, HOME, 9, 6)
+    assert pending(st) == ("home", "kick")
+    assert choose("strong", st) == {"kind": "kick", "path": "6,13>6,14"}
+    act(st, choose("strong", st))
+    assert pending(st) == ("home", "kick")
+    shot = choose("strong", st)
+    assert shot["path"].endswith(",16")
+    act(st, shot)
+    assert st.score == [1, 0]
