@@ -8,9 +8,13 @@ return the original result. A retry after the game moved on still returns the or
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import tempfile
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +33,19 @@ THREADS = 50
 ROUNDS = 4
 
 
+@contextlib.contextmanager
+def _one_hammer_at_a_time() -> Iterator[None]:
+    """Fifty threads open fifty PostgreSQL connections: two such tests at once in two test processes (or two
+    suites on one machine) pass the server's 100 (max_connections) and fail with "too many clients already"
+    (make flaky, 2026-11-27). A lock file every process on the machine shares lets one hammer at a time."""
+    with open(Path(tempfile.gettempdir()) / "mft-fifty-connections.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def _hammer(calls: list[Callable[[], ActResult]]) -> list[ActResult | RulesError | BaseException]:
     """Run every call in its own thread, all released at the same moment; return results in order."""
     barrier = threading.Barrier(len(calls))
@@ -44,10 +61,11 @@ def _hammer(calls: list[Callable[[], ActResult]]) -> list[ActResult | RulesError
             connections.close_all()
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
+    with _one_hammer_at_a_time():
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
     assert not any(t.is_alive() for t in threads), "a thread hung"
     return out
 
