@@ -142,8 +142,10 @@ def test_proxy_balances_every_web_replica_including_websockets(services: dict[st
     caddyfile = CADDYFILE.read_text()
     # all replicas: the service name is re-resolved to every container's address
     assert re.search(r"dynamic a \{[^}]*name web[^}]*port 8000", caddyfile, re.S)
-    # long-lived sockets spread by open connections; no sticky sessions needed
-    assert "lb_policy least_conn" in caddyfile
+    # long-lived sockets spread by open connections unless LB_POLICY says otherwise (room-affine routing is an
+    # option, issue 22); no sticky sessions needed
+    assert "lb_policy {$LB_POLICY:least_conn}" in caddyfile
+    assert services["proxy"]["environment"]["LB_POLICY"] == "${LB_POLICY:-least_conn}"
     assert "lb_policy cookie" not in caddyfile and "ip_hash" not in caddyfile
     # nothing in the proxy strips the websocket upgrade (Caddy passes it through unless told otherwise)
     assert "header_up -Upgrade" not in caddyfile and "header_up -Connection" not in caddyfile
