@@ -405,10 +405,13 @@ def test_reduced_motion_stops_the_pawn_walk_and_the_confetti(
         wait_socket(page)
         page.evaluate(
             "() => { window.__confetti = 0; window.confetti = () => { window.__confetti += 1; };"
-            " window.__moves = 0; window.__steps = 0; const pawn = document.getElementById('pawn');"
-            " new MutationObserver(() => { window.__moves += 1;"
-            " if (pawn.classList.contains('board-pawn--moving')) window.__steps += 1; })"
-            ".observe(pawn, {attributes: true, attributeFilter: ['style']}); }"
+            " window.__moves = 0; window.__steps = 0;"
+            # the whole document, not the #pawn node of this moment: a frame may re-render the board
+            " new MutationObserver((records) => { for (const r of records) { if (r.target.id !== 'pawn')"
+            " continue; window.__moves += 1;"
+            " if (r.target.classList.contains('board-pawn--moving')) window.__steps += 1; } })"
+            ".observe(document.documentElement,"
+            " {subtree: true, attributes: true, attributeFilter: ['style']}); }"
         )
     anna = pages["reduce"]
     anna.wait_for_selector("#prompt form button[type=submit]")
@@ -417,7 +420,7 @@ def test_reduced_motion_stops_the_pawn_walk_and_the_confetti(
         page.wait_for_function("window.__moves > 0")
     # a roll of 1 is a one-square walk, so count animated steps, not style changes; the steps are timers,
     # which a loaded machine may run late, so wait for the first instead of a fixed time
-    pages["no-preference"].wait_for_function("window.__steps > 0", timeout=10_000)
+    pages["no-preference"].wait_for_function("window.__steps > 0", timeout=30_000)
     anna.wait_for_timeout(1200)  # as long as a walk would have taken to start on the other page
     walked = pages["no-preference"].evaluate("window.__steps")
     jumped = anna.evaluate("[window.__moves, window.__steps]")
