@@ -19,7 +19,10 @@ as deploy/Caddyfile does with ``LB_POLICY="header X-MF-Room"``; ``both``, the de
 Measured over ``--seconds`` after ``--warmup``: actions per second sustained (versions committed, from
 the database), the latency from an action's commit (its ``ActionRecord`` time) to the last spectator of
 the room holding that version (p50 / p99), frames per second delivered, server CPU, resident memory per
-open websocket ((RSS after connecting − RSS before) / sockets), the second process's speed-up, and the
+open websocket ((RSS after connecting − RSS before) / sockets), the CPU of PostgreSQL's and Redis's
+processes together, the whole machine's busy share of all its cores (/proc/stat: the servers, the clients
+and the stores share one machine here, so a leg that keeps it near 100 % busy is bounded by the machine,
+not by the app), the second process's speed-up, and the
 decisions the processes' drivers submitted over the whole leg (each server logs them, ``DRIVER_LOG_LEVEL``):
 attempts, distinct decisions, decisions submitted by more than one process, decisions the lease re-check
 stopped right before the database, and duplicates the database refused (issue 22: one driver per room
@@ -210,6 +213,31 @@ class Outcome:
     duplicates: int = 0  # decisions that reached the database and were refused there as duplicates
     driven: list[int] = field(default_factory=list)  # rooms each process decided for (its driver's share)
     proxy_cpu: float = 0.0  # Caddy's share of a core (the caddy leg)
+    machine_busy: float = 0.0  # the whole machine's busy share of all its cores (/proc/stat)
+    store_cpu: float = 0.0  # PostgreSQL's and Redis's processes together, in cores
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all CPUs since boot: the machine's own share of work, whoever did it."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    total = sum(fields[:8])  # guest time is already in user
+    return total - idle, total
+
+
+def store_seconds() -> float:
+    """CPU seconds used so far by every live PostgreSQL and Redis process (the servers' shared stores)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # gone meanwhile
+        name = text[text.find("(") + 1 : text.rfind(")")]
+        if name.startswith(("postgres", "redis-server")):
+            fields = text.rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -297,6 +325,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         cpu0 = [s.cpu_seconds() for s in started]
         proxy_cpu0 = proxy.cpu_seconds() if proxy is not None else 0.0
         self0 = resource.getrusage(resource.RUSAGE_SELF)
+        machine0, store0 = machine_ticks(), store_seconds()
         t0 = time.time()
         for room in rooms:
             room.recording = True
@@ -307,6 +336,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         cpu1 = [s.cpu_seconds() for s in started]
         proxy_cpu = (proxy.cpu_seconds() - proxy_cpu0) if proxy is not None else 0.0
         self1 = resource.getrusage(resource.RUSAGE_SELF)
+        machine1, store1 = machine_ticks(), store_seconds()
         frames1 = sum(w.frames for r in rooms for w in r.watchers)
         v1 = await asyncio.to_thread(versions, game_ids)
         await asyncio.sleep(1.0)  # let the last versions of the window arrive
@@ -350,6 +380,8 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         lease_moved=decided.lease_moved,
         duplicates=decided.duplicates,
         proxy_cpu=proxy_cpu / wall,
+        machine_busy=(machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1]),
+        store_cpu=(store1 - store0) / wall,
     )
 
 
@@ -414,6 +446,7 @@ def _line(o: Outcome) -> str:
         f"{o.frames_per_s:,.0f} frames/s, latency p50 {1000 * o.p50:.0f} ms p99 {1000 * o.p99:.0f} ms "
         f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
         f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)}, client CPU {o.client_cpu:.0%}, "
+        f"PostgreSQL + Redis {o.store_cpu:.0%}, machine busy {o.machine_busy:.0%} of {os.cpu_count()} cores, "
         f"{o.finished_rooms} rooms finished, decisions {o.decisions} ({o.attempts} attempts,"
         f" {o.by_several} by several processes, {o.lease_moved} stopped by the lease re-check,"
         f" {o.duplicates} duplicates refused by the database; rooms driven {' + '.join(map(str, o.driven))})"
@@ -494,15 +527,16 @@ def main(argv: list[str] | None = None) -> int:
             *machine_lines(info),
             "",
             "| daphne processes | split | sockets | actions/s | frames/s | latency p50 ms | p99 ms |"
-            " versions timed | RSS per socket | server CPU | client CPU | rooms finished |"
-            " decisions | attempts | by both processes | duplicates in the database | stopped by the lease |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+            " versions timed | RSS per socket | server CPU | client CPU | PostgreSQL + Redis CPU |"
+            f" machine busy ({os.cpu_count()} cores) | rooms finished | decisions | attempts |"
+            " by both processes | duplicates in the database | stopped by the lease |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
             *[
                 f"| {o.processes} | {o.split or '–'} | {o.sockets} | {o.actions_per_s:.1f} |"
                 f" {o.frames_per_s:,.0f} | {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
                 f" {o.rss_per_socket / 1024:.0f} KiB |"
                 f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)} | {o.client_cpu:.0%} |"
-                f" {o.finished_rooms} |"
+                f" {o.store_cpu:.0%} | {o.machine_busy:.0%} | {o.finished_rooms} |"
                 f" {o.decisions} | {o.attempts} | {o.by_several if o.processes > 1 else '–'} |"
                 f" {o.duplicates} | {o.lease_moved} |"
                 for o in (one, *twos)
