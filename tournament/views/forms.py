@@ -171,6 +171,12 @@ def parse(data: Any) -> FormAction:
         # time, and the page's version is nearly always a step behind when its player clicks (every click
         # was refused as stale; a duel's line-up took a while to order and was refused just the same).
         return FormAction(form=form, action=action, version=None, action_id=action_id)
+    if form == "seat_bot":
+        # The host's hand-over names its seat and its direction (to a bot / back to the human), so it means
+        # the same whatever moved meanwhile, and the rules refuse it when the seat is no longer a human's.
+        # With the room's bots playing on, the console's version was often a step behind at the click and
+        # "Hand to a bot" was refused as stale, exactly when a stuck player needed it.
+        return FormAction(form=form, action=action, version=None, action_id=action_id)
     return FormAction(form=form, action=action, version=version, action_id=action_id)
 
 

@@ -108,8 +108,10 @@ def form(**fields) -> QueryDict:
 def test_forms_build_exact_actions(fields, action):
     parsed = parse(form(**fields))
     assert parsed.action == action
-    # a pick, a line-up or a default names its open decision: the prompt, not the room's version, guards it
-    assert parsed.version == (None if fields["action"] in ("pick", "force_default", "lineup") else 3)
+    # a pick, a line-up or a default names its open decision: the prompt, not the room's version, guards it;
+    # the host's hand-over names its seat and direction
+    unguarded = ("pick", "force_default", "lineup", "seat_bot")
+    assert parsed.version == (None if fields["action"] in unguarded else 3)
     assert parsed.action_id == "abc"
 
 

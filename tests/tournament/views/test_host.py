@@ -6,7 +6,7 @@ import re
 
 import pytest
 from django.test import Client
-from roomkit import act, play_defaults, start, state_of, toast_text
+from roomkit import act, play_defaults, start, state_of, toast_text, version_of
 
 from tournament.models import Event, Game, LedgerEntry
 
@@ -78,6 +78,24 @@ def test_hand_a_seat_to_a_bot_and_back(make_room):
     assert kinds == ["seat_to_bot", "seat_to_human"]
     page = ben.get(f"/r/{room.code}/").content.decode()
     assert "A bot now decides for" in page and "Ben</b> decides again." in page
+
+
+def test_a_seat_is_handed_to_a_bot_from_a_console_a_step_behind(make_room):
+    """The room's bots move the version on between the console's render and the host's click: the
+    hand-over names its seat and direction, so it is taken, not refused as stale."""
+    room = make_room(bots=1)
+    ben = Client()
+    ben.post(f"/r/{room.code}/join", {"nickname": "Ben"})
+    act(room.host, room.code, action="start")
+    seen = version_of(room.code)
+    play_defaults(room.code, lambda _: version_of(room.code) > seen + 1)
+    html = act(room.host, room.code, action="seat_bot", seat="3", bot="yes", version=str(seen))
+    assert toast_text(html.content.decode()) == ""
+    assert state_of(room.code).seats[3].takeover is True
+    # the rules still guard it: a bot's own seat cannot be handed to a bot
+    refused = act(room.host, room.code, action="seat_bot", seat="2", bot="yes", version=str(seen))
+    assert "a bot already" in toast_text(refused.content.decode())
+    assert state_of(room.code).seats[2].takeover is False
 
 
 def _prompt(page: str) -> str:
