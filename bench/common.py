@@ -22,9 +22,10 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from magicfootball import serve
 
@@ -105,6 +106,34 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+async def ws_listen(
+    url: str, on_text: Callable[[bytes], None], on_closed: Callable[[], None], timeout: float
+) -> Any:
+    """A picows client socket to ``url`` (Origin 127.0.0.1): each text frame goes to ``on_text`` as it is
+    parsed, with no task per socket, so one bench process can hold hundreds of clients without becoming the
+    bottleneck it measures. Returns the transport (``send``, ``send_close``, ``disconnect``)."""
+    from picows import WSListener, WSMsgType, ws_connect
+
+    class Listener(WSListener):
+        def on_ws_frame(self, transport: Any, frame: Any) -> None:
+            if frame.msg_type == WSMsgType.TEXT:
+                on_text(frame.get_payload_as_bytes())
+            elif frame.msg_type == WSMsgType.CLOSE:
+                transport.disconnect()
+
+        def on_ws_disconnected(self, transport: Any) -> None:
+            on_closed()
+
+    transport, _ = await ws_connect(
+        Listener,
+        url,
+        extra_headers={"Origin": "http://127.0.0.1"},
+        max_frame_size=2**22,
+        websocket_handshake_timeout=timeout,
+    )
+    return transport
 
 
 def child_env(**overrides: str | None) -> dict[str, str]:

@@ -81,6 +81,7 @@ from bench.common import (  # noqa: E402
     start_server,
     temp_database,
     use_database_here,
+    ws_listen,
 )
 
 ROUND_TIMEOUT = 10.0  # seconds one action may take to reach every client before it is given up
@@ -141,26 +142,8 @@ class Client:
         self.errors: Counter[str] = Counter()
 
     async def connect(self) -> None:
-        from picows import WSListener, WSMsgType, ws_connect
-
-        client = self
-
-        class Listener(WSListener):
-            def on_ws_frame(self, transport: Any, frame: Any) -> None:
-                if frame.msg_type == WSMsgType.TEXT:
-                    client._frame(frame.get_payload_as_bytes(), time.perf_counter())
-                elif frame.msg_type == WSMsgType.CLOSE:
-                    transport.disconnect()
-
-            def on_ws_disconnected(self, transport: Any) -> None:
-                client.closed.set()
-
-        self.transport, _ = await ws_connect(
-            Listener,
-            self.url,
-            extra_headers={"Origin": "http://127.0.0.1"},
-            max_frame_size=2**22,
-            websocket_handshake_timeout=CONNECT_TIMEOUT,
+        self.transport = await ws_listen(
+            self.url, lambda data: self._frame(data, time.perf_counter()), self.closed.set, CONNECT_TIMEOUT
         )
         if self.token:
             self._send({"type": "hello", "token": self.token})

@@ -69,6 +69,7 @@ from bench.common import (  # noqa: E402
     start_daphne,
     temp_database,
     use_database_here,
+    ws_listen,
 )
 
 VERSION_RE = re.compile(rb'"version":(\d+)')
@@ -100,27 +101,11 @@ class Watcher:
         self.closed = asyncio.Event()
 
     async def connect(self) -> None:
-        from picows import WSListener, WSMsgType, ws_connect
+        from picows import WSMsgType
 
-        watcher = self
         self.text = WSMsgType.TEXT
-
-        class Listener(WSListener):
-            def on_ws_frame(self, transport: Any, frame: Any) -> None:
-                if frame.msg_type == WSMsgType.TEXT:
-                    watcher.frame(frame.get_payload_as_bytes(), time.time())
-                elif frame.msg_type == WSMsgType.CLOSE:
-                    transport.disconnect()
-
-            def on_ws_disconnected(self, transport: Any) -> None:
-                watcher.closed.set()
-
-        self.transport, _ = await ws_connect(
-            Listener,
-            self.url,
-            extra_headers={"Origin": "http://127.0.0.1"},
-            max_frame_size=2**22,
-            websocket_handshake_timeout=60,
+        self.transport = await ws_listen(
+            self.url, lambda data: self.frame(data, time.time()), self.closed.set, 60
         )
 
     def frame(self, data: bytes, now: float) -> None:
