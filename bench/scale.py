@@ -1,20 +1,23 @@
-"""Scale: many rooms of bots with spectators on one daphne process, then on two sharing Redis + PostgreSQL.
+"""Scale: many rooms of bots with spectators on one server process, then on two sharing Redis + PostgreSQL.
 
 Usage (from the repository root)::
 
     .venv/bin/python bench/scale.py [--rooms 20] [--spectators 40] [--seats 6] [--seconds 30]
-                                    [--warmup 5] [--split sockets|rooms|caddy|both|all] [--no-write]
+                                    [--warmup 5] [--split sockets|rooms|caddy|both|all]
+                                    [--server uvicorn|daphne] [--no-write]
 
 Each room holds ``--seats`` bots (``easy``) that play through the live driver with ``BOT_DELAY=0`` — the
-same path as in a real room: of the daphne processes with sockets in the room, the one holding its
+same path as in a real room: of the server processes with sockets in the room, the one holding its
 driver lease schedules the decisions and submits them through ``game_act``. ``--spectators`` protocol
 clients per room watch it (picows + uvloop, one asyncio process, acknowledging every 8 frames). First one
-daphne process serves every socket; then two daphne processes on two ports share Redis and the
+server process serves every socket; then two on two ports share Redis and the
 PostgreSQL database, the clients split between them (``sockets``: every room's spectators alternate
 between the processes, as a load balancer without room affinity would; ``rooms``: each room lives on one
 process; ``caddy``: every socket goes through a Caddy proxy that routes by the room in the socket's path,
 as deploy/Caddyfile does with ``LB_POLICY="header X-MF-Room"``; ``both``, the default: rooms and sockets;
-``all``: the three; after the one-process leg, in the same run). Fresh rooms each time.
+``all``: the three; after the one-process leg, in the same run). Fresh rooms each time. The server is
+uvicorn with the project's options (``magicfootball.serve``), what ``docker compose up --scale web=N``
+runs (the README's way to a second process); ``--server daphne`` measures ``make run``'s server instead.
 
 Measured over ``--seconds`` after ``--warmup``: actions per second sustained (versions committed, from
 the database), the latency from an action's commit (its ``ActionRecord`` time) to the last spectator of
@@ -66,7 +69,7 @@ from bench.common import (  # noqa: E402
     machine_lines,
     percentile,
     servers,
-    start_daphne,
+    start_server,
     temp_database,
     use_database_here,
     ws_listen,
@@ -208,6 +211,7 @@ def commit_times(game_ids: list[int], since: float, until: float) -> dict[tuple[
 
 @dataclass
 class Outcome:
+    server: str  # uvicorn or daphne
     processes: int
     sockets: int
     actions_per_s: float
@@ -298,7 +302,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
     )
     with servers() as started:
         for _ in range(processes):
-            started.append(start_daphne("magicfootball.asgi:application", env, log_dir))
+            started.append(start_server(args.server, env, log_dir))
         proxy = start_caddy(started, log_dir) if split == "caddy" else None
         created = await asyncio.to_thread(create_rooms, args.rooms, args.seats)
         await asyncio.sleep(1.0)
@@ -375,6 +379,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
     decided = count_decisions(log_paths)
     wall = t1 - t0
     return Outcome(
+        server=args.server,
         processes=processes,
         sockets=sockets,
         actions_per_s=sum(v1[g] - v0[g] for g in game_ids) / wall,
@@ -456,7 +461,7 @@ def _finished(game_ids: list[int]) -> int:
 def _line(o: Outcome) -> str:
     split = f" (split {o.split})" if o.split else ""
     return (
-        f"{o.processes} daphne{split}: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
+        f"{o.processes} {o.server}{split}: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
         f"{o.frames_per_s:,.0f} frames/s, latency p50 {1000 * o.p50:.0f} ms p99 {1000 * o.p99:.0f} ms "
         f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
         f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)}, client CPU {o.client_cpu:.0%}, "
@@ -480,12 +485,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--split", choices=("sockets", "rooms", "caddy", "both", "all"), default="both")
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument(
+        "--server", choices=("uvicorn", "daphne"), default="uvicorn", help="uvicorn: what docker compose runs"
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     if not (1 <= args.rooms <= 100 and 1 <= args.spectators <= 200 and 0 < args.seconds <= 300):
         parser.error("keep the load bounded: rooms ≤ 100, spectators ≤ 200, seconds ≤ 300")
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # daphne inherits it
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # the servers inherit it
     flush_redis(REDIS_SERVER)
     db = temp_database(args.db)
     use_database_here(db)
@@ -511,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         connections.close_all()
         db.drop()
         flush_redis(REDIS_SERVER)
-        shutil.rmtree(log_dir, ignore_errors=True)  # daphne logs (and the py-spy samples) of this run
+        shutil.rmtree(log_dir, ignore_errors=True)  # the servers' logs of this run
     lines = []
     for two in twos:
         speedup = two.actions_per_s / one.actions_per_s if one.actions_per_s else float("nan")
@@ -527,10 +535,11 @@ def main(argv: list[str] | None = None) -> int:
     info = machine()
     section = "\n".join(
         [
-            f"## Scale: {args.rooms} rooms of bots × {args.spectators} spectators, 1 then 2 daphne processes "
-            f"({info['date']})",
+            f"## Scale: {args.rooms} rooms of bots × {args.spectators} spectators, 1 then 2 {args.server}"
+            f" processes ({info['date']})",
             "",
-            f"`python bench/scale.py --split {args.split}`: {args.rooms} rooms × {args.seats} `easy` bots"
+            f"`python bench/scale.py --split {args.split} --server {args.server}`: {args.rooms} rooms ×"
+            f" {args.seats} `easy` bots"
             " playing through the live driver (`BOT_DELAY=0`), "
             f"{args.spectators} protocol spectators per room, Redis channel layer,"
             f" {db.description.split(' on ')[0]} ({args.db}); {args.warmup:.0f} s warm-up,"
@@ -540,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
             "",
             *machine_lines(info),
             "",
-            "| daphne processes | split | sockets | actions/s | frames/s | latency p50 ms | p99 ms |"
+            f"| {args.server} processes | split | sockets | actions/s | frames/s | latency p50 ms | p99 ms |"
             " versions timed | RSS per socket | server CPU | client CPU | PostgreSQL + Redis CPU |"
             f" machine busy ({os.cpu_count()} cores) | rooms finished | decisions | attempts |"
             " by both processes | duplicates in the database | stopped by the lease |",
