@@ -28,6 +28,14 @@ MAX_PICK = 99_999  # a decision lists fewer choices (chess football's relocation
 TRACK = 40
 IGNORED = frozenset({"csrfmiddlewaretoken"})
 COMMON = frozenset({"action", "version", "action_id"})
+# Forms whose action says by itself whether it is still good, so the page's version does not guard it
+# (posted with version None). A pick, a line-up or a default names one open decision by its prompt id, and
+# a prompt keeps its id only while its choices (a line-up: its options and default) stay the same. The
+# host's hand-over names its seat and direction (to a bot / back to the human), and the rules refuse it
+# when the seat is no longer a human's. In a cup or a league the other matches, and in any room its bots,
+# move the version on all the time, so the page's version is nearly always a step behind at the click:
+# every pick, a slowly ordered line-up, and "Hand to a bot" for a stuck player were refused as stale.
+UNGUARDED = frozenset({"pick", "force_default", "lineup", "seat_bot"})
 
 # form name -> (single-valued fields, multi-valued fields); every listed field is required unless optional
 FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -164,18 +172,7 @@ def parse(data: Any) -> FormAction:
     if not ACTION_ID_RE.match(action_id):
         raise _bad(gettext_noop("the form is damaged: reload the page"))
     action = _build(form, fields)
-    if form in ("pick", "force_default", "lineup"):
-        # Each names one open decision by its prompt id, and a prompt keeps its id only while its choices
-        # (a line-up: its options and default) stay the same: that, not the room's version, says whether
-        # the answer is still good. In a cup or a league the other matches move the version on all the
-        # time, and the page's version is nearly always a step behind when its player clicks (every click
-        # was refused as stale; a duel's line-up took a while to order and was refused just the same).
-        return FormAction(form=form, action=action, version=None, action_id=action_id)
-    if form == "seat_bot":
-        # The host's hand-over names its seat and its direction (to a bot / back to the human), so it means
-        # the same whatever moved meanwhile, and the rules refuse it when the seat is no longer a human's.
-        # With the room's bots playing on, the console's version was often a step behind at the click and
-        # "Hand to a bot" was refused as stale, exactly when a stuck player needed it.
+    if form in UNGUARDED:
         return FormAction(form=form, action=action, version=None, action_id=action_id)
     return FormAction(form=form, action=action, version=version, action_id=action_id)
 
