@@ -131,3 +131,50 @@ def test_a_thread_push_to_a_redis_that_is_down_fails_fast_and_backs_off() -> Non
     assert publisher.applies(layer)
     assert publisher.publish(layer, "room.X", {"type": "game.changed", "version": 1, "seq": 1}) is False
     assert not publisher.applies(layer)
+
+
+def test_the_committing_thread_publishes_on_a_bare_resp_connection(redis_url: str) -> None:
+    """A plain Redis address gets the committing thread's own RESP connection (a third of redis-py's CPU per
+    push); the subscribers receive exactly what channels-redis would have published, and the publisher
+    learns how many listened. Addresses it cannot serve (TLS) keep redis-py's client."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from tournament.services import notify
+
+    assert isinstance(notify._sync_client({"address": redis_url}), notify._RespPublisher)
+    assert isinstance(notify._sync_client({"host": "127.0.0.1", "port": 6379}), notify._RespPublisher)
+    assert isinstance(notify._sync_client({"address": "rediss://127.0.0.1:6379/0"}), redis.Redis)
+    assert isinstance(notify._sync_client({"address": redis_url, "ssl_cert_reqs": None}), redis.Redis)
+
+    layer = RedisPubSubChannelLayer(hosts=[redis_url])
+    publisher = notify._ThreadPublisher()
+    group = f"room.RESP{uuid.uuid4().hex[:8]}"
+    listener = redis.Redis.from_url(redis_url).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(f"asgi__group__{group}")
+    try:
+        message = {"type": "game.changed", "version": 3, "seq": 9, "carry": {"data": b"\x00\r\n" * 3000}}
+        assert publisher.publish(layer, group, message)
+        assert publisher.others_may_listen(group, here=False)  # one listener, and it is not this process
+        received = None
+        for _ in range(50):
+            received = listener.get_message(timeout=0.1)
+            if received is not None:
+                break
+        assert received is not None
+        assert layer.deserialize(received["data"]) == message
+    finally:
+        listener.close()
+
+
+def test_a_push_redis_refuses_is_lost_and_backed_off(redis_url: str) -> None:
+    """Redis answers the publisher's connection with an error (here: a password it does not know): the push
+    is logged as lost, as for an unreachable Redis, and the thread leaves Redis alone for a while."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from tournament.services.notify import _ThreadPublisher
+
+    address = redis_url.replace("redis://", "redis://:not-the-password@", 1)
+    layer = RedisPubSubChannelLayer(hosts=[address])
+    publisher = _ThreadPublisher()
+    assert publisher.publish(layer, "room.REFUSED", {"type": "game.changed", "version": 1, "seq": 1}) is False
+    assert not publisher.applies(layer)
