@@ -75,22 +75,23 @@ def visible(events: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]
 
 
 class _SharedParts:
-    """The public and spectators' parts of the last versions this process committed, built once for the
-    push and taken by this process's own room hub instead of projecting the same state again."""
+    """The spectators' frames of the last versions this process committed, built once for the push (its
+    public part, spectators' part and encodings) and taken by this process's own room hub instead of
+    projecting and encoding the same state again."""
 
     SIZE = 64  # versions committed here whose hub has not rendered them yet (or that no hub here shows)
 
     def __init__(self) -> None:
-        self._data: OrderedDict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = OrderedDict()
+        self._data: OrderedDict[tuple[int, int], VersionFrames] = OrderedDict()
         self._lock = threading.Lock()
 
-    def put(self, game_id: int, version: int, parts: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    def put(self, game_id: int, version: int, frames: VersionFrames) -> None:
         with self._lock:
-            self._data[(game_id, version)] = parts
+            self._data[(game_id, version)] = frames
             while len(self._data) > self.SIZE:
                 self._data.popitem(last=False)
 
-    def take(self, game_id: int, version: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def take(self, game_id: int, version: int) -> VersionFrames | None:
         with self._lock:
             return self._data.pop((game_id, version), None)
 
@@ -109,33 +110,38 @@ def carry_limit() -> int:
 
 def carry(snap: Snapshot, events: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What the push of a committed version carries (None when it would exceed ``carry_limit``): the
-    first event number of the version and one JSON blob of the spectators' data. Runs in the committing
-    thread; the parts are kept for this process's hub (``shared_parts``)."""
+    spectators' full ``update`` frame of the version, encoded, and the names of the view's spectator-only
+    members. Runs in the committing thread; the frame and its parts are kept for this process's hub
+    (``shared_parts``), so it is encoded once for every spectator of every process.
+
+    A process whose sockets all watch writes the frame as it came, without decoding it (issue 22: decoding
+    and encoding the carried parts again cost the second process more than its spectators' writes); it
+    decodes it only to combine versions or to make a delta."""
     limit = carry_limit()
     if limit <= 0:
         return None
-    public = public_part(snap.state, get_catalog())
-    spectator = personal_part(snap.state, SPECTATOR, get_catalog())
-    shared_parts.put(snap.game_id, snap.version, (public, spectator))
-    seen = [e for e in events if e["audience"] is None]  # what a spectator may see (``visible``)
-    blob = encode_bytes({"public": public, "spectator": spectator, "events": seen})
-    if len(blob) > limit:
-        return None
     first_seq = events[0]["seq"] if events else snap.last_seq + 1
-    return {"first_seq": first_seq, "data": blob}
+    version = VersionFrames(snap, events, first_seq)
+    frame = version.full(SPECTATOR_KEY, SPECTATOR).encode("utf-8")
+    shared_parts.put(snap.game_id, snap.version, version)
+    if len(frame) > limit:
+        return None
+    personal = list(version.personal(SPECTATOR_KEY, SPECTATOR))
+    return {"first_seq": first_seq, "frame": frame, "personal": personal}
 
 
 @dataclass(slots=True)
 class Carried:
-    """One version as its push carried it (``carry``): enough for the spectators' frames only."""
+    """One version as its push carried it (``carry``): the spectators' full frame, enough for the
+    spectators' frames only; its view and events are decoded only when a frame needs them."""
 
     code: str
     version: int
     first_seq: int
     last_seq: int
-    public: dict[str, Any]
-    spectator: dict[str, Any]
-    events: list[dict[str, Any]]  # every one without an audience
+    frame: bytes  # the spectators' full ``update`` frame of this version alone (its own events)
+    personal_keys: tuple[str, ...]  # the view's members that are the spectators' part, not the public one
+    decoded: tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]] | None = None
 
     @classmethod
     def of(cls, code: str, message: dict[str, Any]) -> Carried | None:
@@ -145,22 +151,56 @@ class Carried:
         version, last_seq = message.get("version"), message.get("seq")
         if not isinstance(payload, dict) or not isinstance(version, int) or not isinstance(last_seq, int):
             return None
-        first_seq, data = payload.get("first_seq"), payload.get("data")
-        if not isinstance(first_seq, int) or not isinstance(data, bytes) or len(data) > carry_limit():
+        first_seq, frame, personal = payload.get("first_seq"), payload.get("frame"), payload.get("personal")
+        if not isinstance(first_seq, int) or not isinstance(frame, bytes) or len(frame) > carry_limit():
             return None
-        try:
-            body = orjson.loads(data)
-            public, spectator, events = body["public"], body["spectator"], body["events"]
-        except (orjson.JSONDecodeError, KeyError, TypeError):
+        if not isinstance(personal, list) or not all(isinstance(k, str) for k in personal):
             return None
-        if not isinstance(public, dict) or not isinstance(spectator, dict) or not isinstance(events, list):
-            return None
-        if any(not isinstance(e, dict) or e.get("audience") is not None for e in events):
-            return None
-        return cls(code, version, first_seq, last_seq, public, spectator, events)
+        head = b'{"type":"update","version":%d,"first_seq":%d,"seq":%d,"view":{'
+        if not frame.startswith(head % (version, first_seq, last_seq)):
+            return None  # another version's frame, or not a full update frame
+        return cls(code, version, first_seq, last_seq, frame, tuple(personal))
 
-    def parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        return self.public, self.spectator
+    def decode(self) -> bool:
+        """Decode the carried frame's view and events (once); False when it is malformed (the receiver
+        reads the database then)."""
+        if self.decoded is not None:
+            return True
+        try:
+            body = orjson.loads(self.frame)
+            view, events = body["view"], body["events"]
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            return False
+        if not isinstance(view, dict) or not isinstance(events, list):
+            return False
+        if any(not isinstance(e, dict) or "audience" in e or type(e.get("seq")) is not int for e in events):
+            return False
+        keys = set(self.personal_keys)
+        public = {k: v for k, v in view.items() if k not in keys}
+        spectator = {k: v for k, v in view.items() if k in keys}
+        # as the database path holds them: with an audience (none: every viewer may see them)
+        self.decoded = (public, spectator, [{**e, "audience": None} for e in events])
+        return True
+
+    def _parts(self) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+        if not self.decode():
+            raise ValueError(f"malformed carried version {self.version} of room {self.code}")
+        assert self.decoded is not None
+        return self.decoded
+
+    @property
+    def public(self) -> dict[str, Any]:
+        return self._parts()[0]
+
+    @property
+    def spectator(self) -> dict[str, Any]:
+        """The spectators' personal part, numbered (``version``, ``seq``, ``code``)."""
+        return self._parts()[1]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The version's events a spectator may see (every one carried has no audience)."""
+        return self._parts()[2]
 
 
 def json_update(snap: Snapshot, viewer: Viewer, events: list[dict[str, Any]], first_seq: int) -> str:
@@ -185,7 +225,7 @@ class VersionFrames:
     def __init__(
         self,
         snap: Snapshot | None,
-        events: list[dict[str, Any]],
+        events: list[dict[str, Any]] | None,
         first_seq: int,
         previous: VersionFrames | None = None,
         carried: Carried | None = None,
@@ -196,26 +236,52 @@ class VersionFrames:
         else:
             assert carried is not None, "a version needs its snapshot or what its push carried"
             self.code, self.version, self.last_seq = carried.code, carried.version, carried.last_seq
-        self.events = events
+        assert events is not None or (carried is not None and first_seq == carried.first_seq)
+        self._events = events  # None: the carried version's own, decoded only if a frame needs them
         self.first_seq = first_seq
         # The base of this version's deltas; it needs nothing older, so the chain is cut here.
         self.previous = previous if previous is not None and previous.version < self.version else None
         if previous is not None:
             previous.previous = None
-        self._private_events = any(e["audience"] is not None for e in events)
+        self._carried = carried if snap is None else None
+        self._private_events = events is not None and any(e["audience"] is not None for e in events)
         self._match_views: dict[tuple[str | None, bool], dict[str, Any]] = {}
         self._personal: dict[str, dict[str, Any]] = {}
         self._encoded: dict[Any, bytes] = {}
         self._frames: dict[tuple[str, str], Frame] = {}
-        parts = carried.parts() if carried is not None else None
-        if parts is None and snap is not None:
-            parts = shared_parts.take(snap.game_id, snap.version)  # built by the push of this process
-        if parts is not None:
-            self.public = parts[0]
-            self._personal[SPECTATOR_KEY] = self._numbered(dict(parts[1]))
-        else:
-            assert snap is not None
-            self.public = public_part(snap.state, get_catalog())
+        self._public: dict[str, Any] | None = None
+        if carried is not None and snap is None:
+            if first_seq == carried.first_seq:  # the carried frame is exactly this version's full frame
+                self._frames[(SPECTATOR_KEY, "full")] = Frame.of(carried.frame)
+        elif snap is not None:
+            shared = shared_parts.take(snap.game_id, snap.version)  # built by the push of this process
+            if shared is not None:
+                self._public = shared.public
+                self._personal[SPECTATOR_KEY] = shared.personal(SPECTATOR_KEY, SPECTATOR)
+                if shared.first_seq == first_seq:  # the same events: the same frame
+                    self._encoded.update(shared._encoded)
+                    self._frames.update(shared._frames)
+                else:
+                    self._encoded.update((k, shared._encoded[k]) for k in _PART_KEYS if k in shared._encoded)
+
+    @property
+    def public(self) -> dict[str, Any]:
+        """The public part of the view (the same for every viewer), projected or decoded when first needed."""
+        if self._public is None:
+            if self.snap is not None:
+                self._public = public_part(self.snap.state, get_catalog())
+            else:
+                assert self._carried is not None
+                self._public = self._carried.public
+        return self._public
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The events of this version's frames, with their audiences."""
+        if self._events is None:
+            assert self._carried is not None
+            self._events = self._carried.events
+        return self._events
 
     def _numbered(self, part: dict[str, Any]) -> dict[str, Any]:
         part["version"] = self.version
@@ -230,14 +296,19 @@ class VersionFrames:
 
     def has(self, key: str) -> bool:
         """Whether this version can give the viewers sharing ``key`` their part (a carried version has
-        only the spectators')."""
-        return self.snap is not None or key in self._personal
+        only the spectators', when its frame decodes)."""
+        if self.snap is not None or key in self._personal:
+            return True
+        return key == SPECTATOR_KEY and self._carried is not None and self._carried.decode()
 
     def personal(self, key: str, viewer: Viewer) -> dict[str, Any]:
         """The personal part of the view for the viewers sharing ``key`` (with version and event number)."""
         part = self._personal.get(key)
         if part is None:
-            assert self.snap is not None, "a carried version has only the spectators' part"
+            if self.snap is None:
+                assert key == SPECTATOR_KEY and self._carried is not None, "carried: spectators' part only"
+                part = self._personal[key] = self._numbered(dict(self._carried.spectator))
+                return part
             part = personal_part(self.snap.state, viewer, get_catalog(), self._match_views)
             self._personal[key] = self._numbered(part)
         return part
@@ -322,6 +393,7 @@ class VersionFrames:
         return data
 
 
+_PART_KEYS = ("public", ("personal", SPECTATOR_KEY))  # encodings that depend on the state alone
 _MISSING = object()
 ITEMS_MIN = 4  # lists shorter than this are sent whole: an index per item would save nothing
 

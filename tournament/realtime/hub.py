@@ -82,7 +82,8 @@ class Rendered:
     carried (``frames.Carried``: the spectators' data only, so only JSON spectators are served from it)."""
 
     snap: Snapshot | None
-    events: list[dict[str, Any]]  # all events of the last refresh, with audiences (server-side only)
+    # all events of the last refresh, with audiences (server-side only); None: the carried version's own
+    events: list[dict[str, Any]] | None
     first_seq: int
     json: frames.VersionFrames | None = None  # JSON frames, built when a protocol socket needs one
     pages: html.VersionPages | None = None  # HTML frames, built when a room page needs one
@@ -351,7 +352,11 @@ class RoomHub:
         if previous is not None and snap.version <= previous.version:
             if previous.snap is None and snap.version == previous.version:
                 # the carried version's snapshot (a socket joins, or the driver needs it): nothing to send
-                self.current = Rendered(snap=snap, events=previous.events, first_seq=previous.first_seq)
+                carried = previous.carried
+                events = previous.events
+                if events is None:  # the carried version's own events, if its frame decodes
+                    events = carried.events if carried is not None and carried.decode() else []
+                self.current = Rendered(snap=snap, events=events, first_seq=previous.first_seq)
                 driver.poke(snap)  # this process may have just taken the room over
             return
         first_seq = events[0]["seq"] if events else snap.last_seq + 1
@@ -365,23 +370,35 @@ class RoomHub:
     def _take_carried(self, previous: Rendered | None, hint: int, need_snapshot: bool) -> Rendered | None:
         """The newest version the pushes carried, when it follows ``previous`` without a gap and this
         process may serve it from the carried data alone; None: read the database (a push missing, out
-        of order, too large or not carried, a socket that is no JSON spectator, this process driving)."""
+        of order, too large, malformed or not carried, a socket that is no JSON spectator, this process
+        driving).
+
+        One version after ``previous`` whose spectators all take full frames is written as its push
+        carried it, undecoded; several at once (their events joined) or a delta decode the frames first."""
         found, self._carried = sorted(self._carried, key=lambda c: c.version), []
         if previous is None or need_snapshot or not found or not self._serves_watchers_only():
             return None
         version, last_seq = previous.version, previous.last_seq
         first_seq = last_seq + 1  # the frame's events follow the previous version's, seen or not
-        events: list[dict[str, Any]] = []
-        newest: frames.Carried | None = None
+        new: list[frames.Carried] = []
         for item in found:
             if item.version <= version:
                 continue  # already here (this process's own push came back, or a poll read it)
             if item.first_seq != last_seq + 1:
                 return None  # a version in between was not carried (or its push was lost)
-            events += item.events
-            version, last_seq, newest = item.version, item.last_seq, item
-        if newest is None or hint > version:
+            new.append(item)
+            version, last_seq = item.version, item.last_seq
+        if not new or hint > version:
             return None  # a newer version was announced without its data
+        newest = new[-1]
+        delta = any(sock.takes_delta(previous.version) for sock in self.sockets)
+        if len(new) == 1 and not delta:
+            return Rendered(snap=None, events=None, first_seq=first_seq, carried=newest)
+        if not all(item.decode() for item in new):
+            return None
+        if delta and previous.snap is None and previous.carried is not None and not previous.carried.decode():
+            return None  # the deltas' base cannot be read: the database path sends full frames
+        events = [e for item in new for e in item.events]
         return Rendered(snap=None, events=events, first_seq=first_seq, carried=newest)
 
     async def _fan_out(self) -> None:
