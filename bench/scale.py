@@ -50,6 +50,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import uvloop
@@ -216,6 +217,7 @@ class Outcome:
     sockets: int
     actions_per_s: float
     frames_per_s: float
+    frame_bytes: float  # mean size of a frame the spectators received
     p50: float
     p99: float
     complete: int
@@ -319,15 +321,22 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
             rooms.append(room)
         readers: list[asyncio.Task[None]] = []
         # the first socket of each (room, process) alone: a hub's very first refresh must finish before
-        # other sockets join it (see bench/realtime.py)
+        # other sockets join it (see bench/realtime.py); and the room's very first socket has its first frame
+        # (its hub claimed the room's driver lease) before the room's first socket on the other process
+        # connects, so that each process drives the half of the rooms it opened, as intended above
         firsts: dict[tuple[str, str], Watcher] = {}
         for room in rooms:
             for w in room.watchers:
                 firsts.setdefault((room.code, w.url.split("/ws/")[0]), w)
-        for w in firsts.values():
-            await w.connect()
-            readers.append(asyncio.create_task(w.read()))
-        await asyncio.wait_for(asyncio.gather(*(w.first.wait() for w in firsts.values())), 60)
+        waves: list[list[Watcher]] = [[], []]
+        for room in rooms:
+            for n, w in enumerate(w for (code, _), w in firsts.items() if code == room.code):
+                waves[min(n, 1)].append(w)
+        for wave in waves:
+            for w in wave:
+                await w.connect()
+                readers.append(asyncio.create_task(w.read()))
+            await asyncio.wait_for(asyncio.gather(*(w.first.wait() for w in wave)), 60)
         rest = [w for room in rooms for w in room.watchers if w not in firsts.values()]
         for i in range(0, len(rest), CONNECT_BATCH):
             batch = rest[i : i + CONNECT_BATCH]
@@ -340,6 +349,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         game_ids = [r.game_id for r in rooms]
         v0 = await asyncio.to_thread(versions, game_ids)
         frames0 = sum(w.frames for r in rooms for w in r.watchers)
+        bytes0 = sum(w.bytes for r in rooms for w in r.watchers)
         cpu0 = [s.cpu_seconds() for s in started]
         proxy_cpu0 = proxy.cpu_seconds() if proxy is not None else 0.0
         self0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -356,6 +366,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         self1 = resource.getrusage(resource.RUSAGE_SELF)
         machine1, store1 = machine_ticks(), store_seconds()
         frames1 = sum(w.frames for r in rooms for w in r.watchers)
+        bytes1 = sum(w.bytes for r in rooms for w in r.watchers)
         v1 = await asyncio.to_thread(versions, game_ids)
         await asyncio.sleep(1.0)  # let the last versions of the window arrive
         commits = await asyncio.to_thread(commit_times, game_ids, t0, t1)
@@ -384,6 +395,7 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         sockets=sockets,
         actions_per_s=sum(v1[g] - v0[g] for g in game_ids) / wall,
         frames_per_s=(frames1 - frames0) / wall,
+        frame_bytes=(bytes1 - bytes0) / max(1, frames1 - frames0),
         p50=percentile(latencies, 0.5),
         p99=percentile(latencies, 0.99),
         complete=complete,
@@ -462,7 +474,8 @@ def _line(o: Outcome) -> str:
     split = f" (split {o.split})" if o.split else ""
     return (
         f"{o.processes} {o.server}{split}: {o.sockets} sockets, {o.actions_per_s:.1f} actions/s, "
-        f"{o.frames_per_s:,.0f} frames/s, latency p50 {1000 * o.p50:.0f} ms p99 {1000 * o.p99:.0f} ms "
+        f"{o.frames_per_s:,.0f} frames/s ({o.frame_bytes:,.0f} B each), latency p50 {1000 * o.p50:.0f} ms"
+        f" p99 {1000 * o.p99:.0f} ms "
         f"({o.complete} versions), RSS {o.rss_per_socket / 1024:.0f} KiB/socket, server CPU "
         f"{' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)}, client CPU {o.client_cpu:.0%}, "
         f"PostgreSQL + Redis {o.store_cpu:.0%}, machine busy {o.machine_busy:.0%} of {os.cpu_count()} cores, "
@@ -488,10 +501,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--server", choices=("uvicorn", "daphne"), default="uvicorn", help="uvicorn: what docker compose runs"
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat the legs in turn (one process, then each split) and report each round and the median",
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     if not (1 <= args.rooms <= 100 and 1 <= args.spectators <= 200 and 0 < args.seconds <= 300):
         parser.error("keep the load bounded: rooms ≤ 100, spectators ≤ 200, seconds ≤ 300")
+    if not 1 <= args.rounds <= 5:
+        parser.error("keep the load bounded: 1 to 5 rounds")
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # the servers inherit it
     flush_redis(REDIS_SERVER)
@@ -505,14 +526,18 @@ def main(argv: list[str] | None = None) -> int:
     splits = {"both": ("rooms", "sockets"), "all": ("rooms", "sockets", "caddy")}.get(
         args.split, (args.split,)
     )
+    rounds: list[tuple[Outcome, list[Outcome]]] = []
     try:
-        one = uvloop.run(run(1, "", args, db, log_dir))
-        print(_line(one))
-        twos = []
-        for split in splits:
+        for _ in range(args.rounds):
             flush_redis(REDIS_SERVER)
-            twos.append(uvloop.run(run(2, split, args, db, log_dir)))
-            print(_line(twos[-1]))
+            one = uvloop.run(run(1, "", args, db, log_dir))
+            print(_line(one))
+            twos = []
+            for split in splits:
+                flush_redis(REDIS_SERVER)
+                twos.append(uvloop.run(run(2, split, args, db, log_dir)))
+                print(_line(twos[-1]))
+            rounds.append((one, twos))
     finally:
         from django.db import connections
 
@@ -521,24 +546,39 @@ def main(argv: list[str] | None = None) -> int:
         flush_redis(REDIS_SERVER)
         shutil.rmtree(log_dir, ignore_errors=True)  # the servers' logs of this run
     lines = []
-    for two in twos:
-        speedup = two.actions_per_s / one.actions_per_s if one.actions_per_s else float("nan")
-        p99 = two.p99 / one.p99 if one.p99 else float("nan")
-        lines.append(
-            f"Split {two.split}: speed-up of the second process (actions/s) **{speedup:.2f}×**, p99 latency"
-            f" {p99:.2f}× one process's; decisions submitted by both processes: **{two.by_several}**"
-            f" ({two.attempts - two.decisions} attempts beyond one per decision, retries included);"
-            f" duplicates reaching the database: **{two.duplicates}**; stopped by the lease re-check:"
-            f" {two.lease_moved}."
-        )
-        print(lines[-1].replace("**", ""))
+    for n, (one, twos) in enumerate(rounds, 1):
+        for two in twos:
+            speedup = two.actions_per_s / one.actions_per_s if one.actions_per_s else float("nan")
+            p99 = two.p99 / one.p99 if one.p99 else float("nan")
+            lines.append(
+                f"{f'Round {n}, split' if len(rounds) > 1 else 'Split'} {two.split}: speed-up of the second"
+                f" process (actions/s) **{speedup:.2f}×**, p99 latency {p99:.2f}× one process's; decisions"
+                f" submitted by both processes: **{two.by_several}** ({two.attempts - two.decisions} attempts"
+                " beyond one per decision, retries included); duplicates reaching the database:"
+                f" **{two.duplicates}**; stopped by the lease re-check: {two.lease_moved}."
+            )
+            print(lines[-1].replace("**", ""))
+    if len(rounds) > 1:  # each round's two-process legs against that round's one process
+        for i, split in enumerate(splits):
+            ratios = [
+                (twos[i].actions_per_s / one.actions_per_s, twos[i].p99 / one.p99) for one, twos in rounds
+            ]
+            lines.append(
+                f"Split {split} over {len(rounds)} rounds: speed-up"
+                f" **{median(r for r, _ in ratios):.2f}×** median"
+                f" (rounds {', '.join(f'{r:.2f}×' for r, _ in ratios)}), p99 latency"
+                f" {median(p for _, p in ratios):.2f}× one process's median"
+                f" (rounds {', '.join(f'{p:.2f}×' for _, p in ratios)})."
+            )
+            print(lines[-1].replace("**", ""))
     info = machine()
     section = "\n".join(
         [
             f"## Scale: {args.rooms} rooms of bots × {args.spectators} spectators, 1 then 2 {args.server}"
             f" processes ({info['date']})",
             "",
-            f"`python bench/scale.py --split {args.split} --server {args.server}`: {args.rooms} rooms ×"
+            f"`python bench/scale.py --split {args.split} --server {args.server}"
+            f"{f' --rounds {args.rounds}' if args.rounds > 1 else ''}`: {args.rooms} rooms ×"
             f" {args.seats} `easy` bots"
             " playing through the live driver (`BOT_DELAY=0`), "
             f"{args.spectators} protocol spectators per room, Redis channel layer,"
@@ -549,19 +589,22 @@ def main(argv: list[str] | None = None) -> int:
             "",
             *machine_lines(info),
             "",
-            f"| {args.server} processes | split | sockets | actions/s | frames/s | latency p50 ms | p99 ms |"
-            " versions timed | RSS per socket | server CPU | client CPU | PostgreSQL + Redis CPU |"
+            f"| {args.server} processes | split | sockets | actions/s | frames/s | bytes per frame |"
+            " latency p50 ms | p99 ms | versions timed | RSS per socket | server CPU | client CPU |"
+            " PostgreSQL + Redis CPU |"
             f" machine busy ({os.cpu_count()} cores) | rooms finished | decisions | attempts |"
             " by both processes | duplicates in the database | stopped by the lease |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
             *[
                 f"| {o.processes} | {o.split or '–'} | {o.sockets} | {o.actions_per_s:.1f} |"
-                f" {o.frames_per_s:,.0f} | {1000 * o.p50:.0f} | {1000 * o.p99:.0f} | {o.complete} |"
+                f" {o.frames_per_s:,.0f} | {o.frame_bytes:,.0f} | {1000 * o.p50:.0f} | {1000 * o.p99:.0f} |"
+                f" {o.complete} |"
                 f" {o.rss_per_socket / 1024:.0f} KiB |"
                 f" {' + '.join(f'{c:.0%}' for c in o.cpu_share)}{_proxy(o)} | {o.client_cpu:.0%} |"
                 f" {o.store_cpu:.0%} | {o.machine_busy:.0%} | {o.finished_rooms} |"
                 f" {o.decisions} | {o.attempts} | {o.by_several if o.processes > 1 else '–'} |"
                 f" {o.duplicates} | {o.lease_moved} |"
+                for one, twos in rounds
                 for o in (one, *twos)
             ],
             "",
