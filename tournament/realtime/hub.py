@@ -137,6 +137,7 @@ class RoomHub:
         self._tasks: list[asyncio.Task[None]] = []
         self._carried: list[frames.Carried] = []  # versions pushes carried, not yet rendered
         self._need_snapshot = False  # the next refresh reads the database even for the same version
+        self._all_watch: bool | None = None  # whether every socket here is a JSON spectator (None: unknown)
 
     # ------------------------------------------------------------------ membership
     async def join(self, sock: Socket) -> None:
@@ -161,6 +162,7 @@ class RoomHub:
                     await db(snapshot_by_code, self.code)  # raises unknown_room
                     raise RulesError("server_error")
                 self.sockets.add(sock)
+                self._all_watch = None
                 current = self.current
                 snap = current.snap
                 assert snap is not None
@@ -175,6 +177,7 @@ class RoomHub:
     def leave(self, sock: Socket) -> None:
         """Remove a socket; the last one out stops the room's subscription in this process."""
         self.sockets.discard(sock)
+        self._all_watch = None
         self._stop_if_unused()
 
     def _stop_if_unused(self) -> None:
@@ -288,8 +291,12 @@ class RoomHub:
         version's carried data is all its frames need (a driver needs the whole state)."""
         if leases.holds(self.code) or self._joining:
             return False
-        spectator = frames.SPECTATOR_KEY
-        return all(sock.fmt == "json" and viewer_key(sock.viewer) == spectator for sock in self.sockets)
+        if self._all_watch is None:  # asked for every push: known until a socket joins or leaves
+            spectator = frames.SPECTATOR_KEY
+            self._all_watch = all(
+                sock.fmt == "json" and viewer_key(sock.viewer) == spectator for sock in self.sockets
+            )
+        return self._all_watch
 
     async def poll(self, version: int | None, layer: Any) -> None:
         """One round of the process's poll (``Hubs._poll``) for this room, given the room's version in
