@@ -178,3 +178,40 @@ def test_a_push_redis_refuses_is_lost_and_backed_off(redis_url: str) -> None:
     publisher = _ThreadPublisher()
     assert publisher.publish(layer, "room.REFUSED", {"type": "game.changed", "version": 1, "seq": 1}) is False
     assert not publisher.applies(layer)
+
+
+def test_the_bare_publisher_signs_in_with_the_addresss_user_and_password(redis_url: str) -> None:
+    """A Redis that wants a user and password (an ACL user, so the shared server's default user is left
+    alone): the committing thread's own connection signs in with the ones in the address and its pushes
+    arrive; a wrong password is a lost push, not an error."""
+    from urllib.parse import urlsplit
+
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from tournament.services.notify import _ThreadPublisher
+
+    admin = redis.Redis.from_url(redis_url)
+    user = f"mft-{uuid.uuid4().hex[:8]}"
+    admin.execute_command("ACL", "SETUSER", user, "on", ">s3cret:/@", "&*", "+publish", "+auth")
+    url = urlsplit(redis_url)
+    try:
+        for password, arrives in (("s3cret%3A%2F%40", True), ("wrong", False)):
+            address = f"redis://{user}:{password}@{url.hostname}:{url.port}{url.path}"
+            layer = RedisPubSubChannelLayer(hosts=[address])
+            group = f"room.AUTH{uuid.uuid4().hex[:8]}"
+            listener = admin.pubsub(ignore_subscribe_messages=True)
+            listener.subscribe(f"asgi__group__{group}")
+            try:
+                message = {"type": "game.changed", "version": 2, "seq": 5}
+                assert _ThreadPublisher().publish(layer, group, message) is arrives
+                received = None
+                for _ in range(10 if arrives else 3):
+                    received = listener.get_message(timeout=0.1)
+                    if received is not None:
+                        break
+                assert (received is not None) is arrives
+            finally:
+                listener.close()
+    finally:
+        admin.execute_command("ACL", "DELUSER", user)
+        admin.close()
