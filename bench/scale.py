@@ -328,10 +328,11 @@ async def run(processes: int, split: str, args: argparse.Namespace, db, log_dir:
         for room in rooms:
             for w in room.watchers:
                 firsts.setdefault((room.code, w.url.split("/ws/")[0]), w)
-        waves: list[list[Watcher]] = [[], []]
-        for room in rooms:
-            for n, w in enumerate(w for (code, _), w in firsts.items() if code == room.code):
-                waves[min(n, 1)].append(w)
+        waves: list[list[Watcher]] = [[], []]  # each room's very first socket, then its first on the other
+        opened: set[str] = set()
+        for (code, _), w in firsts.items():
+            waves[code in opened].append(w)
+            opened.add(code)
         for wave in waves:
             for w in wave:
                 await w.connect()

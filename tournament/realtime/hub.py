@@ -402,9 +402,7 @@ class RoomHub:
         if len(new) == 1 and not delta:
             return Rendered(snap=None, events=None, first_seq=first_seq, carried=newest)
         if not all(item.decode() for item in new):
-            return None
-        if delta and previous.snap is None and previous.carried is not None and not previous.carried.decode():
-            return None  # the deltas' base cannot be read: the database path sends full frames
+            return None  # (a base that does not decode gets full frames: ``VersionFrames.has``)
         events = [e for item in new for e in item.events]
         return Rendered(snap=None, events=events, first_seq=first_seq, carried=newest)
 
